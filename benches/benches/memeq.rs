@@ -1,0 +1,10 @@
+//! Benchmarks for `memeq` (filled in by its issue).
+
+fn placeholder(_c: &mut criterion::Criterion) {}
+
+criterion::criterion_group! {
+    name = benches;
+    config = benches::config();
+    targets = placeholder
+}
+criterion::criterion_main!(benches);

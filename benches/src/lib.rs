@@ -1,0 +1,35 @@
+//! Shared helpers for the criterion benchmarks in `benches/benches/`.
+//!
+//! # Naming convention (read by `cargo xtask bench --compare`)
+//! - group: `"<crate>/<operation>"`, e.g. `"bitcount/count"`;
+//! - function: `"ours"` for the public API, `"kernel:<name>"` for one kernel
+//!   called directly, or the alternative's name (`"simd-popcnt"`, `"naive"`,
+//!   `"siphasher"`, `"std"`, ...);
+//! - parameter: the input size in bytes (or the element count), with
+//!   `Throughput::Bytes` / `Throughput::Elements` set on the group.
+
+use std::time::Duration;
+
+/// Criterion settings for the whole suite; `KVPRIMS_BENCH_QUICK=1` (set by
+/// `cargo xtask bench --quick`) shortens warm-up and measurement.
+pub fn config() -> criterion::Criterion {
+    let c = criterion::Criterion::default().configure_from_args();
+    if quick() {
+        c.warm_up_time(Duration::from_millis(150))
+            .measurement_time(Duration::from_millis(400))
+            .sample_size(10)
+    } else {
+        c.warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2))
+    }
+}
+
+/// Whether the quick mode is on (fewer sizes, shorter measurement).
+pub fn quick() -> bool {
+    std::env::var_os("KVPRIMS_BENCH_QUICK").is_some_and(|v| v != "0")
+}
+
+/// Deterministic pseudo-random bytes for benchmark inputs.
+pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
+    simd_core::testing::random_bytes(seed, len)
+}

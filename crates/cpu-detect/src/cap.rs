@@ -1,0 +1,105 @@
+//! The dispatch ceiling: `CPU_DETECT_MAX_LEVEL` or [`set_max_level`].
+
+use crate::Level;
+use core::sync::atomic::{AtomicU8, Ordering};
+
+// Encoding shared by both cells: 0 = not set / not read yet, 1 = no ceiling,
+// 2 + index into `Level::ALL` = that ceiling.
+const UNSET: u8 = 0;
+const NONE: u8 = 1;
+
+static PROGRAMMATIC: AtomicU8 = AtomicU8::new(UNSET);
+#[cfg(feature = "std")]
+static ENVIRONMENT: AtomicU8 = AtomicU8::new(UNSET);
+
+fn encode(level: Option<Level>) -> u8 {
+    match level {
+        None => NONE,
+        Some(l) => 2 + Level::ALL.iter().position(|&x| x == l).unwrap_or(0) as u8,
+    }
+}
+
+fn decode(v: u8) -> Option<Level> {
+    match v {
+        UNSET | NONE => None,
+        _ => Level::ALL.get(usize::from(v - 2)).copied(),
+    }
+}
+
+/// Sets (or with `None` clears) a ceiling on the level dispatchers choose,
+/// overriding `CPU_DETECT_MAX_LEVEL`. It lowers, never raises, what the CPU
+/// supports.
+///
+/// Dispatchers resolve once, on their first call, and keep the kernel they
+/// picked: set the ceiling before the first call into a kvprims crate (at the
+/// start of `main`, say). Tests that need every kernel should enumerate the
+/// kernels instead (each crate's `kernels()`).
+///
+/// ```
+/// use cpu_detect::{set_max_level, max_level, Level};
+/// set_max_level(Some(Level::Scalar));
+/// assert_eq!(max_level(), Level::Scalar);
+/// set_max_level(None);
+/// ```
+pub fn set_max_level(ceiling: Option<Level>) {
+    PROGRAMMATIC.store(encode(ceiling), Ordering::Relaxed);
+}
+
+/// The ceiling in force: the one given to [`set_max_level`] if any, else the
+/// `CPU_DETECT_MAX_LEVEL` environment variable (read once; with `std` only).
+///
+/// An unknown value in the variable is reported once on stderr, with the
+/// accepted values, and ignored.
+pub fn ceiling() -> Option<Level> {
+    let p = PROGRAMMATIC.load(Ordering::Relaxed);
+    if p != UNSET {
+        return decode(p);
+    }
+    environment()
+}
+
+#[cfg(feature = "std")]
+fn environment() -> Option<Level> {
+    let v = ENVIRONMENT.load(Ordering::Relaxed);
+    if v != UNSET {
+        return decode(v);
+    }
+    let parsed = read_environment();
+    // Several threads may race here; they compute the same value, and only the
+    // first one to store reports a bad value.
+    if ENVIRONMENT
+        .compare_exchange(
+            UNSET,
+            encode(parsed.0),
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        )
+        .is_ok()
+    {
+        if let Some(bad) = parsed.1 {
+            std::eprintln!(
+                "cpu-detect: ignoring CPU_DETECT_MAX_LEVEL={bad:?}: accepted values are scalar, sse4.2, avx2, avx512, neon"
+            );
+        }
+    }
+    parsed.0
+}
+
+#[cfg(feature = "std")]
+fn read_environment() -> (Option<Level>, Option<std::string::String>) {
+    use std::string::ToString;
+    match std::env::var("CPU_DETECT_MAX_LEVEL") {
+        Ok(s) if s.trim().is_empty() => (None, None),
+        Ok(s) => match s.parse::<Level>() {
+            Ok(level) => (Some(level), None),
+            Err(_) => (None, Some(s)),
+        },
+        Err(std::env::VarError::NotPresent) => (None, None),
+        Err(std::env::VarError::NotUnicode(s)) => (None, Some(s.to_string_lossy().to_string())),
+    }
+}
+
+#[cfg(not(feature = "std"))]
+fn environment() -> Option<Level> {
+    None
+}

@@ -1,0 +1,221 @@
+//! Runtime CPU feature detection for the kernels of the kvprims crates.
+//!
+//! [`features()`] detects once, caches the answer in a static, and is one
+//! atomic load afterwards. [`max_level()`] condenses the features into the
+//! [`Level`] tiers that kernels are written for, lowered by an optional
+//! ceiling: the `CPU_DETECT_MAX_LEVEL` environment variable (with `std`) or
+//! [`set_max_level`]. A ceiling lowers what dispatchers choose, never raises it:
+//! it is how the test suite reaches every tier on one machine, and how a user
+//! avoids AVX-512 frequency effects.
+//!
+//! ```
+//! let f = cpu_detect::features();
+//! let level = cpu_detect::max_level();
+//! if level >= cpu_detect::Level::Avx2 && level != cpu_detect::Level::Neon {
+//!     assert!(f.avx2 && f.bmi2);
+//! }
+//! println!("running at {level}");
+//! ```
+//!
+//! # Features
+//! - `std` (default): run-time detection that needs the standard library
+//!   (aarch64 SVE, riscv64 Zbb/V) and the environment variable. Without it,
+//!   x86 detection still works (CPUID through `cpufeatures`), other targets
+//!   report what the build enables at compile time, and only
+//!   [`set_max_level`] sets a ceiling.
+#![no_std]
+#![deny(missing_docs, unsafe_op_in_unsafe_fn)]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+mod arch;
+mod cap;
+mod level;
+
+pub use cap::{ceiling, set_max_level};
+pub use level::{Level, ParseLevelError};
+
+use core::sync::atomic::{AtomicU8, Ordering};
+
+/// How fast the CPU performs misaligned scalar loads (riscv64 Linux
+/// `riscv_hwprobe`; other targets report [`MisalignedAccess::Fast`] where the
+/// architecture guarantees it and [`MisalignedAccess::Unknown`] otherwise).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MisalignedAccess {
+    /// Not known: no probe, the kernel answered ENOSYS or did not know the key.
+    #[default]
+    Unknown,
+    /// Trapped and emulated by the kernel: thousands of cycles each.
+    Emulated,
+    /// Supported in hardware but slower than byte loads.
+    Slow,
+    /// As fast as (or faster than) assembling the word from bytes.
+    Fast,
+    /// Not supported at all.
+    Unsupported,
+}
+
+impl MisalignedAccess {
+    /// The lower-case name used in reports (`unknown`, `emulated`, ...).
+    pub const fn name(self) -> &'static str {
+        match self {
+            MisalignedAccess::Unknown => "unknown",
+            MisalignedAccess::Emulated => "emulated",
+            MisalignedAccess::Slow => "slow",
+            MisalignedAccess::Fast => "fast",
+            MisalignedAccess::Unsupported => "unsupported",
+        }
+    }
+}
+
+/// The CPU features the kvprims kernels care about. Fields of other
+/// architectures are `false`.
+///
+/// x86 features that need OS support for wider registers (AVX, AVX2, AVX-512)
+/// are reported only when the OS saves the ymm/zmm state (XGETBV).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Features {
+    /// x86 SSE2.
+    pub sse2: bool,
+    /// x86 SSSE3 (`pshufb`).
+    pub ssse3: bool,
+    /// x86 SSE4.1.
+    pub sse41: bool,
+    /// x86 SSE4.2.
+    pub sse42: bool,
+    /// x86 POPCNT.
+    pub popcnt: bool,
+    /// x86 AVX.
+    pub avx: bool,
+    /// x86 AVX2.
+    pub avx2: bool,
+    /// x86 BMI1.
+    pub bmi1: bool,
+    /// x86 BMI2.
+    pub bmi2: bool,
+    /// x86 AVX-512 Foundation.
+    pub avx512f: bool,
+    /// x86 AVX-512 byte and word instructions.
+    pub avx512bw: bool,
+    /// x86 AVX-512 vector length extensions (128/256-bit forms).
+    pub avx512vl: bool,
+    /// x86 AVX-512 `vpopcntd`/`vpopcntq`.
+    pub avx512vpopcntdq: bool,
+    /// x86 AVX-512 `vpopcntb`/`vpopcntw`.
+    pub avx512bitalg: bool,
+    /// x86 AVX-512 `vpermb` and `vpmultishiftqb`.
+    pub avx512vbmi: bool,
+    /// x86 AVX-512 VBMI2 (compress/expand bytes, concatenated shifts).
+    pub avx512vbmi2: bool,
+    /// aarch64 Advanced SIMD.
+    pub neon: bool,
+    /// aarch64 Scalable Vector Extension.
+    pub sve: bool,
+    /// riscv64 Zbb (basic bit manipulation, `cpop`).
+    pub zbb: bool,
+    /// riscv64 V (vector extension).
+    pub v: bool,
+    /// Speed of misaligned scalar loads.
+    pub misaligned_scalar: MisalignedAccess,
+}
+
+struct Cell {
+    state: AtomicU8,
+    value: core::cell::UnsafeCell<Features>,
+}
+
+// SAFETY: `value` is written once, by the thread that moved `state` from
+// UNINIT to BUSY, and read only after `state` is READY (release/acquire).
+unsafe impl Sync for Cell {}
+
+const UNINIT: u8 = 0;
+const BUSY: u8 = 1;
+const READY: u8 = 2;
+
+static DETECTED: Cell = Cell {
+    state: AtomicU8::new(UNINIT),
+    value: core::cell::UnsafeCell::new(Features {
+        sse2: false,
+        ssse3: false,
+        sse41: false,
+        sse42: false,
+        popcnt: false,
+        avx: false,
+        avx2: false,
+        bmi1: false,
+        bmi2: false,
+        avx512f: false,
+        avx512bw: false,
+        avx512vl: false,
+        avx512vpopcntdq: false,
+        avx512bitalg: false,
+        avx512vbmi: false,
+        avx512vbmi2: false,
+        neon: false,
+        sve: false,
+        zbb: false,
+        v: false,
+        misaligned_scalar: MisalignedAccess::Unknown,
+    }),
+};
+
+/// The features of the running CPU, detected on the first call and cached.
+///
+/// The ceiling ([`set_max_level`], `CPU_DETECT_MAX_LEVEL`) does not change
+/// what this reports: it only lowers [`max_level`].
+pub fn features() -> &'static Features {
+    if DETECTED.state.load(Ordering::Acquire) != READY {
+        init();
+    }
+    // SAFETY: state is READY, so `value` was fully written and is never
+    // written again.
+    unsafe { &*DETECTED.value.get() }
+}
+
+#[cold]
+fn init() {
+    match DETECTED
+        .state
+        .compare_exchange(UNINIT, BUSY, Ordering::Acquire, Ordering::Acquire)
+    {
+        Ok(_) => {
+            let detected = arch::detect();
+            // SAFETY: we own the BUSY state: no other thread reads or writes
+            // `value` until we publish READY below.
+            unsafe { *DETECTED.value.get() = detected };
+            DETECTED.state.store(READY, Ordering::Release);
+        }
+        Err(_) => {
+            // Another thread is detecting (a few microseconds of CPUID).
+            while DETECTED.state.load(Ordering::Acquire) != READY {
+                core::hint::spin_loop();
+            }
+        }
+    }
+}
+
+/// The best [`Level`] the CPU supports, ignoring any ceiling.
+pub fn detected_level() -> Level {
+    Level::of(features())
+}
+
+/// The best [`Level`] dispatchers may use: [`detected_level`] lowered by the
+/// ceiling, if one is set.
+///
+/// A ceiling of another architecture's family (say `neon` on x86-64) does not
+/// apply; `scalar` applies everywhere.
+pub fn max_level() -> Level {
+    let detected = detected_level();
+    match ceiling() {
+        Some(cap) => detected.capped_by(cap),
+        None => detected,
+    }
+}
+
+/// Whether a kernel written for `level` may run now: the CPU supports it and
+/// the ceiling allows it.
+pub fn allows(level: Level) -> bool {
+    max_level().includes(level)
+}

@@ -1,0 +1,78 @@
+//! The cached function pointer behind [`dispatch!`](crate::dispatch!).
+
+use core::sync::atomic::{AtomicPtr, Ordering};
+
+/// One cached function pointer, stored type-erased. Used through
+/// [`dispatch!`](crate::dispatch!), which keeps the stored type fixed.
+pub struct FnCache(AtomicPtr<()>);
+
+impl FnCache {
+    /// A cache holding `initial` (the resolver function, erased).
+    pub const fn new(initial: *mut ()) -> Self {
+        FnCache(AtomicPtr::new(initial))
+    }
+
+    /// The cached pointer. Relaxed is enough: every value ever stored is a
+    /// valid function pointer of the same type, and any of them is correct.
+    #[inline(always)]
+    pub fn load(&self) -> *mut () {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// Replaces the cached pointer.
+    #[inline]
+    pub fn store(&self, f: *mut ()) {
+        self.0.store(f, Ordering::Relaxed)
+    }
+}
+
+/// Defines a function that runs the best kernel of a candidate list.
+///
+/// The first call resolves the kernel with [`select`](crate::select) (CPU
+/// features and the ceiling), caches its pointer and calls it; later calls
+/// load the pointer (one relaxed load) and call it. The candidates are
+/// `Candidate<unsafe fn(ARGS) -> RET>` and the list must end with an
+/// always-supported scalar kernel.
+///
+/// ```
+/// use simd_core::{Candidate, Level};
+/// unsafe fn len_scalar(b: &[u8]) -> usize { b.len() }
+/// // SAFETY: runs on every CPU.
+/// static K: [Candidate<unsafe fn(&[u8]) -> usize>; 1] =
+///     [unsafe { Candidate::new("scalar", Level::Scalar, |_| true, len_scalar) }];
+/// simd_core::dispatch! {
+///     /// Length, dispatched.
+///     pub fn len(b: &[u8]) -> usize = &K;
+/// }
+/// assert_eq!(len(b"abc"), 3);
+/// ```
+#[macro_export]
+macro_rules! dispatch {
+    (
+        $(#[$meta:meta])*
+        $vis:vis fn $name:ident($($arg:ident : $ty:ty),* $(,)?) -> $ret:ty = $candidates:expr;
+    ) => {
+        $(#[$meta])*
+        #[inline]
+        $vis fn $name($($arg: $ty),*) -> $ret {
+            type Func = unsafe fn($($ty),*) -> $ret;
+            static CACHE: $crate::FnCache = $crate::FnCache::new(resolve as Func as *mut ());
+
+            unsafe fn resolve($($arg: $ty),*) -> $ret {
+                let kernel = $crate::select($candidates);
+                let f: Func = kernel.func();
+                CACHE.store(f as *mut ());
+                // SAFETY: `select` returned a kernel the CPU supports, which
+                // is the only condition on these kernels' functions.
+                unsafe { f($($arg),*) }
+            }
+
+            // SAFETY: CACHE only ever holds `resolve` or a function chosen by
+            // `select`, both of type `Func`, erased to `*mut ()`.
+            let f = unsafe { ::core::mem::transmute::<*mut (), Func>(CACHE.load()) };
+            // SAFETY: `resolve` is always safe to call; any other stored
+            // function came from a CPU-checked `Kernel`.
+            unsafe { f($($arg),*) }
+        }
+    };
+}

@@ -1,0 +1,63 @@
+//! Shared plumbing for the kvprims primitive crates.
+//!
+//! - [`Candidate`] / [`Kernel`]: a kernel is reachable only through a
+//!   CPU-checked handle; [`select`] picks the best one the CPU and the
+//!   ceiling allow, [`supported`] lists every one the CPU can run (for tests).
+//! - [`dispatch!`]: a function that resolves its kernel on the first call,
+//!   caches the function pointer in an `AtomicPtr`, and afterwards costs one
+//!   relaxed load and an indirect call.
+//! - [`load`]: little-endian unaligned loads from slices, never out of bounds.
+//! - [`prefetch_read`]: a software prefetch hint.
+//! - `testing` (feature `testing`): run a check over every length at every
+//!   start offset inside a padded buffer.
+//!
+//! # Putting a small-input path before the dispatcher
+//!
+//! A `#[target_feature]` kernel cannot be inlined into a caller without the
+//! feature, so each dispatched call is a real indirect call. Tiny inputs should
+//! branch to an `#[inline]` scalar path *before* calling the dispatched
+//! function:
+//!
+//! ```
+//! use simd_core::{Candidate, Level};
+//!
+//! /// Sum of bytes, the scalar kernel.
+//! unsafe fn sum_scalar(bytes: &[u8]) -> u64 {
+//!     bytes.iter().map(|&b| u64::from(b)).sum()
+//! }
+//!
+//! // SAFETY: the scalar kernel runs on every CPU.
+//! static KERNELS: [Candidate<unsafe fn(&[u8]) -> u64>; 1] =
+//!     [unsafe { Candidate::new("scalar", Level::Scalar, |_| true, sum_scalar) }];
+//!
+//! simd_core::dispatch! {
+//!     /// The dispatched sum.
+//!     fn sum_dispatched(bytes: &[u8]) -> u64 = &KERNELS;
+//! }
+//!
+//! #[inline]
+//! pub fn sum(bytes: &[u8]) -> u64 {
+//!     if bytes.len() < 64 {
+//!         return bytes.iter().map(|&b| u64::from(b)).sum(); // inlined, no pointer load
+//!     }
+//!     sum_dispatched(bytes)
+//! }
+//! assert_eq!(sum(&[1u8; 100]), 100);
+//! ```
+#![no_std]
+#![deny(missing_docs, unsafe_op_in_unsafe_fn)]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+mod dispatch;
+mod kernel;
+pub mod load;
+mod prefetch;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+pub use cpu_detect::{Features, Level};
+pub use dispatch::FnCache;
+pub use kernel::{select, supported, Candidate, Kernel};
+pub use prefetch::prefetch_read;

@@ -32,6 +32,32 @@ impl Rng {
     }
 }
 
+/// The path of a file under the workspace's `testdata/` folder.
+///
+/// The environment variable `KVPRIMS_TESTDATA` (a folder) overrides the
+/// compile-time location, so test executables copied to another machine
+/// (`cargo xtask bundle`) still find their golden files.
+pub fn testdata_path(relative: &str) -> std::path::PathBuf {
+    match std::env::var_os("KVPRIMS_TESTDATA") {
+        Some(dir) => std::path::PathBuf::from(dir).join(relative),
+        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../testdata")
+            .join(relative),
+    }
+}
+
+/// Reads a file under `testdata/` (see [`testdata_path`]).
+///
+/// # Panics
+/// If the file cannot be read, naming the path.
+pub fn read_testdata(relative: &str) -> std::string::String {
+    let path = testdata_path(relative);
+    match std::fs::read_to_string(&path) {
+        Ok(s) => s,
+        Err(e) => panic!("cannot read test data {}: {e}", path.display()),
+    }
+}
+
 /// Scales an exhaustive bound down under Miri, where every step is slow.
 pub fn scaled(full: usize, miri: usize) -> usize {
     if cfg!(miri) {

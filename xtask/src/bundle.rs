@@ -1,0 +1,172 @@
+//! `cargo xtask bundle DIR`: the test executables, statically linked, in one
+//! folder with the golden data and a `run.sh`, so the suite runs on another
+//! x86-64 machine without a Rust toolchain (how AVX-512 kernels get verified
+//! on AVX-512 hardware).
+
+use crate::util::{self, cargo, root};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const HELP: &str = "\
+cargo xtask bundle DIR
+
+Builds every test executable of the published crates (x86_64-unknown-linux-gnu,
+statically linked with +crt-static) plus the cpu-detect report, and copies
+them into DIR/bin with DIR/testdata and DIR/run.sh. On the other machine:
+
+  sh DIR/run.sh            # runs everything twice: no ceiling, then avx2
+
+run.sh prints the CPU model, the detected level, each executable's result and
+a closing `bundle: N passed, M failed` line; exit status non-zero on failure.
+";
+
+pub fn main(args: &[String]) -> Result<(), String> {
+    if util::wants_help(args) || args.is_empty() {
+        print!("{HELP}");
+        return if args.is_empty() {
+            Err("missing DIR".into())
+        } else {
+            Ok(())
+        };
+    }
+    let dir = PathBuf::from(&args[0]);
+    let root = root();
+    let target = "x86_64-unknown-linux-gnu";
+    let build_dir = root.join("target/bundle-build");
+    let mut cmd = Command::new(cargo());
+    cmd.current_dir(&root)
+        .env("RUSTFLAGS", "-C target-feature=+crt-static")
+        .env("CARGO_TARGET_DIR", &build_dir)
+        .args([
+            "test",
+            "--workspace",
+            "--exclude",
+            "xtask",
+            "--exclude",
+            "benches",
+            "--lib",
+            "--tests",
+            "--no-run",
+            "--message-format=json-render-diagnostics",
+            "--target",
+            target,
+        ])
+        .stdout(Stdio::piped());
+    eprintln!("$ {}", util::describe(&cmd));
+    let out = cmd.output().map_err(|e| format!("cargo: {e}"))?;
+    if !out.status.success() {
+        return Err("building the test executables failed".into());
+    }
+    let mut exes = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if v["reason"] == "compiler-artifact" && v["profile"]["test"] == true {
+            if let Some(exe) = v["executable"].as_str() {
+                let krate = v["target"]["name"].as_str().unwrap_or("test").to_string();
+                let kind = v["target"]["kind"][0]
+                    .as_str()
+                    .unwrap_or("test")
+                    .to_string();
+                exes.push((format!("{krate}-{kind}"), PathBuf::from(exe)));
+            }
+        }
+    }
+    // The report example, static too.
+    let mut report = Command::new(cargo());
+    report
+        .current_dir(&root)
+        .env("RUSTFLAGS", "-C target-feature=+crt-static")
+        .env("CARGO_TARGET_DIR", &build_dir)
+        .args([
+            "build",
+            "--release",
+            "-p",
+            "cpu-detect",
+            "--example",
+            "report",
+            "--target",
+            target,
+        ]);
+    if !util::run_visible(&mut report) {
+        return Err("building the cpu-detect report failed".into());
+    }
+    let report_exe = build_dir.join(target).join("release/examples/report");
+
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).map_err(|e| format!("mkdir {}: {e}", bin.display()))?;
+    let mut names = Vec::new();
+    for (name, exe) in &exes {
+        let mut unique = name.clone();
+        let mut n = 2;
+        while names.contains(&unique) {
+            unique = format!("{name}-{n}");
+            n += 1;
+        }
+        copy(exe, &bin.join(&unique))?;
+        names.push(unique);
+    }
+    copy(&report_exe, &dir.join("report"))?;
+    copy_tree(&root.join("testdata"), &dir.join("testdata"))?;
+    std::fs::write(dir.join("run.sh"), run_script(&names)).map_err(|e| e.to_string())?;
+    println!(
+        "bundle: {} test executables in {}",
+        names.len(),
+        dir.display()
+    );
+    println!("run there: sh {}/run.sh", dir.display());
+    Ok(())
+}
+
+fn copy(from: &Path, to: &Path) -> Result<(), String> {
+    std::fs::copy(from, to)
+        .map(|_| ())
+        .map_err(|e| format!("copy {} -> {}: {e}", from.display(), to.display()))
+}
+
+fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(to).map_err(|e| e.to_string())?;
+    for e in std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))? {
+        let e = e.map_err(|e| e.to_string())?;
+        let p = e.path();
+        if p.is_dir() {
+            copy_tree(&p, &to.join(e.file_name()))?;
+        } else {
+            copy(&p, &to.join(e.file_name()))?;
+        }
+    }
+    Ok(())
+}
+
+fn run_script(names: &[String]) -> String {
+    let mut s = String::from(
+        "#!/bin/sh\n\
+         # Runs the bundled test suite twice: no ceiling, then CPU_DETECT_MAX_LEVEL=avx2.\n\
+         here=$(cd \"$(dirname \"$0\")\" && pwd)\n\
+         export KVPRIMS_TESTDATA=\"$here/testdata\"\n\
+         grep -m1 'model name' /proc/cpuinfo\n\
+         passed=0; failed=0\n\
+         for cap in '' avx2; do\n\
+         \x20 if [ -n \"$cap\" ]; then export CPU_DETECT_MAX_LEVEL=$cap; else unset CPU_DETECT_MAX_LEVEL; fi\n\
+         \x20 echo \"== ceiling: ${cap:-none}\"; \"$here/report\" | grep -E '^(detected level|level|  avx512)'\n\
+         \x20 for t in",
+    );
+    for n in names {
+        s.push(' ');
+        s.push_str(n);
+    }
+    s.push_str(
+        "; do\n\
+         \x20   out=$(\"$here/bin/$t\" --test-threads=2 2>&1); rc=$?\n\
+         \x20   line=$(printf '%s\\n' \"$out\" | grep 'test result' | tail -1)\n\
+         \x20   p=$(printf '%s\\n' \"$out\" | grep 'test result' | sed -E 's/.* ([0-9]+) passed.*/\\1/' | awk '{s+=$1} END {print s+0}')\n\
+         \x20   passed=$((passed + p))\n\
+         \x20   if [ $rc -ne 0 ]; then failed=$((failed + 1)); echo \"FAILED $t\"; printf '%s\\n' \"$out\" | tail -30; else echo \"ok $t: $line\"; fi\n\
+         \x20 done\n\
+         done\n\
+         echo \"bundle: $passed passed, $failed failed\"\n\
+         [ $failed -eq 0 ]\n",
+    );
+    s
+}

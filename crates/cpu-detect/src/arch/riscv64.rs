@@ -1,5 +1,6 @@
-//! riscv64 detection: Zbb and V through std, misaligned scalar access speed
-//! through the Linux `riscv_hwprobe` syscall (number 258, Linux >= 6.4).
+//! riscv64 detection through the Linux `riscv_hwprobe` syscall (number 258,
+//! Linux >= 6.4): Zbb, V and misaligned scalar access speed. qemu-user before
+//! 8.1 answers ENOSYS; then only what the build enables is reported.
 
 use crate::{Features, MisalignedAccess};
 
@@ -12,24 +13,31 @@ pub(crate) fn detect() -> Features {
     }
 }
 
-#[cfg(feature = "std")]
+/// `RISCV_HWPROBE_KEY_IMA_EXT_0`: a bit mask of extensions.
+const KEY_IMA_EXT_0: i64 = 4;
+/// Bits of `KEY_IMA_EXT_0`.
+const EXT_V: u64 = 1 << 2;
+const EXT_ZBB: u64 = 1 << 4;
+
+// Extensions the build enables are always there; otherwise ask the kernel.
+// (std's `is_riscv_feature_detected!` asks the same syscall, but "v" is not
+// stable there, and this way no_std builds detect too.)
 fn zbb() -> bool {
-    std::arch::is_riscv_feature_detected!("zbb")
+    cfg!(target_feature = "zbb") || ext(EXT_ZBB)
 }
 
-#[cfg(not(feature = "std"))]
-fn zbb() -> bool {
-    cfg!(target_feature = "zbb")
-}
-
-#[cfg(feature = "std")]
 fn v() -> bool {
-    std::arch::is_riscv_feature_detected!("v")
+    cfg!(target_feature = "v") || ext(EXT_V)
 }
 
-#[cfg(not(feature = "std"))]
-fn v() -> bool {
-    cfg!(target_feature = "v")
+#[cfg(target_os = "linux")]
+fn ext(bit: u64) -> bool {
+    hwprobe(KEY_IMA_EXT_0).is_some_and(|mask| mask & bit != 0)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn ext(_bit: u64) -> bool {
+    false
 }
 
 /// `RISCV_HWPROBE_KEY_MISALIGNED_SCALAR_PERF` (Linux >= 6.11).

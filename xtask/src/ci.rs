@@ -361,12 +361,9 @@ fn cross_cell(
         target,
     ];
     args.extend(CROSS_EXCLUDES);
-    test_cell(
-        log,
-        &[(var.as_str(), runner)],
-        Some((target, runner)),
-        &args,
-    )
+    let mut env = vec![(var.as_str(), runner)];
+    env.extend_from_slice(extra_env);
+    test_cell(log, &env, Some((target, runner)), &args)
 }
 
 /// Runs the cpu-detect report under the same configuration (so the log and

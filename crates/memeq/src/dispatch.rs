@@ -1,0 +1,209 @@
+//! Which kernel runs.
+//!
+//! - Up to 64 bytes: an `#[inline(always)]` path compiled for the build's
+//!   baseline, taken before any function pointer is loaded: SSE2 on x86_64
+//!   (AVX2 / one masked AVX-512BW compare when the build enables them, e.g.
+//!   `-C target-cpu=native`), word loads elsewhere. A dispatched call costs an
+//!   indirect call, about as much as comparing 64 bytes, so short keys never
+//!   go through the pointer.
+//! - Longer: the best kernel of [`EQ`] / [`MISMATCH`] the CPU and the
+//!   ceiling (`CPU_DETECT_MAX_LEVEL`) allow, cached by `simd_core::dispatch!`.
+//!
+//! On x86_64 the SSE2 kernel is labelled [`Level::Scalar`]: SSE2 is part of
+//! the target's baseline, like the inlined short path, so a `scalar` ceiling
+//! keeps it. The portable word kernel stays reachable through
+//! [`crate::kernels`] (tests run it everywhere).
+
+use crate::kernels::scalar;
+#[cfg(target_arch = "x86_64")]
+use crate::kernels::x86_64::{avx2, avx512, sse2};
+use core::cmp::Ordering;
+#[allow(unused_imports)]
+use simd_core::{Candidate, Level};
+
+/// A dispatched equality kernel: lengths may differ (then `false`).
+pub(crate) type EqFn = unsafe fn(&[u8], &[u8]) -> bool;
+/// A dispatched mismatch kernel: the first differing index, or the shorter
+/// length.
+pub(crate) type MismatchFn = unsafe fn(&[u8], &[u8]) -> usize;
+
+#[cfg(target_arch = "x86_64")]
+fn has_avx512(f: &simd_core::Features) -> bool {
+    f.avx512f && f.avx512bw && f.bmi2
+}
+
+/// Equality kernels, best first (same names and order as [`MISMATCH`]).
+#[cfg(target_arch = "x86_64")]
+pub(crate) static EQ: &[Candidate<EqFn>] = &[
+    // SAFETY: each function needs exactly the features its check tests (SSE2
+    // and the portable kernel need none on x86_64).
+    unsafe { Candidate::new("avx512", Level::Avx512, has_avx512, avx512::eq as EqFn) },
+    unsafe { Candidate::new("avx2", Level::Avx2, |f| f.avx2, avx2::eq as EqFn) },
+    unsafe { Candidate::new("sse2", Level::Scalar, |_| true, sse2::eq as EqFn) },
+    unsafe { Candidate::new("scalar", Level::Scalar, |_| true, scalar::eq as EqFn) },
+];
+
+/// Mismatch kernels, best first (same names and order as [`EQ`]).
+#[cfg(target_arch = "x86_64")]
+pub(crate) static MISMATCH: &[Candidate<MismatchFn>] = &[
+    // SAFETY: as for `EQ`.
+    unsafe {
+        Candidate::new(
+            "avx512",
+            Level::Avx512,
+            has_avx512,
+            avx512::mismatch as MismatchFn,
+        )
+    },
+    unsafe {
+        Candidate::new(
+            "avx2",
+            Level::Avx2,
+            |f| f.avx2,
+            avx2::mismatch as MismatchFn,
+        )
+    },
+    unsafe {
+        Candidate::new(
+            "sse2",
+            Level::Scalar,
+            |_| true,
+            sse2::mismatch as MismatchFn,
+        )
+    },
+    unsafe {
+        Candidate::new(
+            "scalar",
+            Level::Scalar,
+            |_| true,
+            scalar::mismatch as MismatchFn,
+        )
+    },
+];
+
+/// Equality kernels, best first (same names and order as [`MISMATCH`]).
+#[cfg(target_arch = "aarch64")]
+pub(crate) static EQ: &[Candidate<EqFn>] = &[
+    // SAFETY: NEON is checked; the portable kernel needs nothing.
+    unsafe {
+        Candidate::new(
+            "neon",
+            Level::Neon,
+            |f| f.neon,
+            crate::kernels::aarch64::neon::eq as EqFn,
+        )
+    },
+    unsafe { Candidate::new("scalar", Level::Scalar, |_| true, scalar::eq as EqFn) },
+];
+
+/// Mismatch kernels, best first (same names and order as [`EQ`]).
+#[cfg(target_arch = "aarch64")]
+pub(crate) static MISMATCH: &[Candidate<MismatchFn>] = &[
+    // SAFETY: NEON is checked; the portable kernel needs nothing.
+    unsafe {
+        Candidate::new(
+            "neon",
+            Level::Neon,
+            |f| f.neon,
+            crate::kernels::aarch64::neon::mismatch as MismatchFn,
+        )
+    },
+    unsafe {
+        Candidate::new(
+            "scalar",
+            Level::Scalar,
+            |_| true,
+            scalar::mismatch as MismatchFn,
+        )
+    },
+];
+
+/// Equality kernels: the portable one only.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub(crate) static EQ: &[Candidate<EqFn>] =
+    // SAFETY: the portable kernel needs nothing.
+    &[unsafe { Candidate::new("scalar", Level::Scalar, |_| true, scalar::eq as EqFn) }];
+
+/// Mismatch kernels: the portable one only.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub(crate) static MISMATCH: &[Candidate<MismatchFn>] =
+    // SAFETY: the portable kernel needs nothing.
+    &[unsafe {
+        Candidate::new(
+            "scalar",
+            Level::Scalar,
+            |_| true,
+            scalar::mismatch as MismatchFn,
+        )
+    }];
+
+simd_core::dispatch! {
+    /// Equality through the best kernel (for lengths above 64).
+    pub(crate) fn eq_long(a: &[u8], b: &[u8]) -> bool = EQ;
+}
+
+simd_core::dispatch! {
+    /// First difference through the best kernel (for lengths above 64).
+    pub(crate) fn mismatch_long(a: &[u8], b: &[u8]) -> usize = MISMATCH;
+}
+
+/// Whether the first `n` bytes at `a` and `b` are equal, `n <= 64`, with the
+/// best code the build's baseline allows (no dispatch).
+///
+/// # Safety
+/// `a` and `b` must each point to `n` readable bytes, `n <= 64`.
+#[inline(always)]
+pub(crate) unsafe fn eq_upto64(a: *const u8, b: *const u8, n: usize) -> bool {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx512bw",
+        target_feature = "bmi2"
+    ))]
+    // SAFETY: forwarded; the build enables AVX-512BW and BMI2.
+    return unsafe { avx512::ne_upto64(a, b, n) } == 0;
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        not(all(target_feature = "avx512bw", target_feature = "bmi2"))
+    ))]
+    // SAFETY: forwarded; the build enables AVX2.
+    return unsafe { avx2::eq_upto64(a, b, n) };
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    // SAFETY: forwarded.
+    return unsafe { sse2::eq_upto64(a, b, n) };
+    #[cfg(not(target_arch = "x86_64"))]
+    // SAFETY: forwarded.
+    return unsafe { scalar::eq_upto64(a, b, n) };
+}
+
+/// The order of the first `n` bytes at `a` and `b`, `n <= 64` (no dispatch).
+///
+/// # Safety
+/// `a` and `b` must each point to `n` readable bytes, `n <= 64`.
+#[inline(always)]
+pub(crate) unsafe fn cmp_upto64(a: *const u8, b: *const u8, n: usize) -> Ordering {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx512bw",
+        target_feature = "bmi2"
+    ))]
+    {
+        // SAFETY: forwarded; the build enables AVX-512BW and BMI2.
+        let m = unsafe { avx512::ne_upto64(a, b, n) };
+        if m == 0 {
+            return Ordering::Equal;
+        }
+        let i = m.trailing_zeros() as usize;
+        // SAFETY: i < n.
+        return unsafe { (*a.add(i)).cmp(&*b.add(i)) };
+    }
+    #[cfg(all(
+        target_arch = "x86_64",
+        not(all(target_feature = "avx512bw", target_feature = "bmi2"))
+    ))]
+    // SAFETY: forwarded.
+    return unsafe { sse2::cmp_upto64(a, b, n) };
+    #[cfg(not(target_arch = "x86_64"))]
+    // SAFETY: forwarded.
+    return unsafe { scalar::cmp_upto64(a, b, n) };
+}

@@ -1,0 +1,33 @@
+//! The kernels, one algorithm per file, plus the unaligned-read helper they share.
+//!
+//! Every kernel reads only inside its two slices: short tails are covered by
+//! overlapping in-bounds loads (or AVX-512 masked loads), never by reading
+//! past the end.
+
+pub(crate) mod scalar;
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_64 {
+    //! x86_64 kernels: SSE2 (the target's baseline), AVX2 and AVX-512BW.
+    pub(crate) mod avx2;
+    pub(crate) mod avx512;
+    pub(crate) mod sse2;
+}
+
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64 {
+    //! aarch64 kernels: NEON (the target's baseline).
+    pub(crate) mod neon;
+}
+
+/// The `T` stored (unaligned) at `p + i`.
+///
+/// # Safety
+/// `p + i .. p + i + size_of::<T>()` must be readable, and `T` must be an
+/// integer or vector type (every bit pattern valid).
+#[inline(always)]
+pub(crate) unsafe fn rd<T: Copy>(p: *const u8, i: usize) -> T {
+    // SAFETY: the caller guarantees the range is readable and any bits are a
+    // valid `T`; `read_unaligned` has no alignment requirement.
+    unsafe { core::ptr::read_unaligned(p.add(i).cast::<T>()) }
+}

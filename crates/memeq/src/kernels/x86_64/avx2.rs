@@ -1,0 +1,133 @@
+//! AVX2 kernels: 32-byte `vpcmpeqb` compares, four per loop branch (128
+//! bytes), folded with `vpand` into one `vpmovmskb`.
+//!
+//! 32..=64 bytes: the first and the last 32 bytes (overlapping). Below 32 the
+//! SSE2 short path runs (inlined into this `#[target_feature]` function, so it
+//! is VEX-encoded here).
+
+use crate::kernels::x86_64::sse2;
+use core::arch::x86_64::{
+    __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
+};
+
+/// `vpcmpeqb` of the 32 bytes at `a + i` and `b + i` (0xff where equal).
+///
+/// # Safety
+/// `i..i + 32` must be readable at `a` and at `b`; the CPU must have AVX2
+/// (inline only into AVX2 functions).
+#[inline(always)]
+unsafe fn eq32(a: *const u8, b: *const u8, i: usize) -> __m256i {
+    // SAFETY: the caller guarantees both ranges are readable and AVX2.
+    unsafe {
+        _mm256_cmpeq_epi8(
+            _mm256_loadu_si256(a.add(i).cast()),
+            _mm256_loadu_si256(b.add(i).cast()),
+        )
+    }
+}
+
+/// The 32-bit "equal" mask of a compare result.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[inline(always)]
+unsafe fn mask(v: __m256i) -> u32 {
+    // SAFETY: the caller guarantees AVX2.
+    unsafe { _mm256_movemask_epi8(v) as u32 }
+}
+
+/// `vpand` of four compare results at the blocks `o`, as a mask.
+///
+/// # Safety
+/// Each `o_k..o_k + 32` must be readable at `a` and `b`; AVX2.
+#[inline(always)]
+unsafe fn all4(a: *const u8, b: *const u8, o: [usize; 4]) -> u32 {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        mask(_mm256_and_si256(
+            _mm256_and_si256(eq32(a, b, o[0]), eq32(a, b, o[1])),
+            _mm256_and_si256(eq32(a, b, o[2]), eq32(a, b, o[3])),
+        ))
+    }
+}
+
+/// Whether the first `n` bytes at `a` and `b` are equal, `n <= 64`: first and
+/// last 32 bytes for 32..=64, SSE2 below.
+///
+/// # Safety
+/// `a` and `b` must each point to `n` readable bytes, `n <= 64`; AVX2 (inline
+/// only into AVX2 functions, or build with AVX2 enabled).
+#[inline(always)]
+pub(crate) unsafe fn eq_upto64(a: *const u8, b: *const u8, n: usize) -> bool {
+    debug_assert!(n <= 64);
+    if n >= 32 {
+        // SAFETY: 0..32 and n-32..n lie in 0..n; AVX2 by contract.
+        unsafe { mask(_mm256_and_si256(eq32(a, b, 0), eq32(a, b, n - 32))) == u32::MAX }
+    } else {
+        // SAFETY: forwarded; n < 32.
+        unsafe { sse2::eq_upto64(a, b, n) }
+    }
+}
+
+/// Equality of two slices of any lengths.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn eq(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let (pa, pb) = (a.as_ptr(), b.as_ptr());
+    if n <= 64 {
+        // SAFETY: both slices hold n <= 64 bytes; AVX2 is enabled here.
+        return unsafe { eq_upto64(pa, pb, n) };
+    }
+    let mut i = 0;
+    while i + 128 < n {
+        // SAFETY: i + 128 < n; AVX2 is enabled here.
+        if unsafe { all4(pa, pb, [i, i + 32, i + 64, i + 96]) } != u32::MAX {
+            return false;
+        }
+        i += 128;
+    }
+    let at = |k: usize| (i + 32 * k).min(n - 32);
+    // SAFETY: n > 64, so every clamped block lies in 0..n; AVX2.
+    unsafe { all4(pa, pb, [at(0), at(1), at(2), at(3)]) == u32::MAX }
+}
+
+/// The index of the first differing byte, or the shorter length.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn mismatch(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    if n < 32 {
+        return sse2::mismatch(a, b);
+    }
+    let (pa, pb) = (a.as_ptr(), b.as_ptr());
+    // The first block (in start order) with a difference holds the first one.
+    let first = |o: [usize; 4]| -> Option<usize> {
+        for at in o {
+            // SAFETY: callers pass blocks inside 0..n; AVX2 is enabled.
+            let ne = !unsafe { mask(eq32(pa, pb, at)) };
+            if ne != 0 {
+                return Some(at + ne.trailing_zeros() as usize);
+            }
+        }
+        None
+    };
+    let mut i = 0;
+    while i + 128 < n {
+        let o = [i, i + 32, i + 64, i + 96];
+        // SAFETY: i + 128 < n; AVX2 is enabled here.
+        if unsafe { all4(pa, pb, o) } != u32::MAX {
+            return first(o).unwrap_or(n);
+        }
+        i += 128;
+    }
+    let at = |k: usize| (i + 32 * k).min(n - 32);
+    first([at(0), at(1), at(2), at(3)]).unwrap_or(n)
+}

@@ -1,0 +1,162 @@
+//! SSE2 kernels (x86_64's baseline, so they need no dispatch): 16-byte
+//! `pcmpeqb` compares folded with `pand` into one `pmovmskb` per branch.
+//!
+//! [`eq_upto64`] / [`cmp_upto64`] are the inlined short path of the public API
+//! on x86_64: four overlapping 16-byte blocks cover any length 16..=64 with no
+//! branch on the length (see `scalar`'s module docs for the overlap trick).
+//! The long kernels handle 64 bytes per loop branch.
+
+use crate::kernels::scalar::{self, block};
+use core::arch::x86_64::{
+    __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8,
+};
+use core::cmp::Ordering;
+
+/// `pcmpeqb` of the 16 bytes at `a + i` and `b + i` (0xff where equal).
+///
+/// # Safety
+/// `i..i + 16` must be readable at `a` and at `b`.
+#[inline(always)]
+unsafe fn eq16(a: *const u8, b: *const u8, i: usize) -> __m128i {
+    // SAFETY: the caller guarantees both 16-byte ranges are readable;
+    // `loadu` has no alignment requirement; SSE2 is baseline on x86_64.
+    unsafe {
+        _mm_cmpeq_epi8(
+            _mm_loadu_si128(a.add(i).cast()),
+            _mm_loadu_si128(b.add(i).cast()),
+        )
+    }
+}
+
+/// One bit per byte of `v`'s top bits, 16 bits.
+#[inline(always)]
+fn mask(v: __m128i) -> u64 {
+    // SAFETY: SSE2 is baseline on x86_64.
+    u64::from(unsafe { _mm_movemask_epi8(v) } as u16)
+}
+
+/// `pand` of two compare results.
+#[inline(always)]
+fn and(x: __m128i, y: __m128i) -> __m128i {
+    // SAFETY: SSE2 is baseline on x86_64.
+    unsafe { _mm_and_si128(x, y) }
+}
+
+/// The 64-bit "differs" mask of four 16-byte blocks at `o0..o3`: bit
+/// `16k + j` is set when byte `o_k + j` differs.
+///
+/// # Safety
+/// Each `o_k..o_k + 16` must be readable at `a` and at `b`.
+#[inline(always)]
+unsafe fn ne_mask4(a: *const u8, b: *const u8, o: [usize; 4]) -> u64 {
+    // SAFETY: forwarded from the caller.
+    let m = |k: usize| !mask(unsafe { eq16(a, b, o[k]) }) & 0xffff;
+    m(0) | (m(1) << 16) | (m(2) << 32) | (m(3) << 48)
+}
+
+/// Whether the first `n` bytes at `a` and `b` are equal, `n <= 64`.
+///
+/// # Safety
+/// `a` and `b` must each point to `n` readable bytes, `n <= 64`.
+#[inline(always)]
+pub(crate) unsafe fn eq_upto64(a: *const u8, b: *const u8, n: usize) -> bool {
+    debug_assert!(n <= 64);
+    if n >= 16 {
+        let (o1, o2, o3) = (block(1, 16, n), block(2, 16, n), n - 16);
+        // SAFETY: every block lies in 0..n.
+        let all = unsafe {
+            and(
+                and(eq16(a, b, 0), eq16(a, b, o1)),
+                and(eq16(a, b, o2), eq16(a, b, o3)),
+            )
+        };
+        mask(all) == 0xffff
+    } else {
+        // SAFETY: forwarded; n < 16.
+        unsafe { scalar::eq_below16(a, b, n) }
+    }
+}
+
+/// The lexicographic order of the first `n` bytes at `a` and `b`, `n <= 64`.
+///
+/// # Safety
+/// `a` and `b` must each point to `n` readable bytes, `n <= 64`.
+#[inline(always)]
+pub(crate) unsafe fn cmp_upto64(a: *const u8, b: *const u8, n: usize) -> Ordering {
+    debug_assert!(n <= 64);
+    if n >= 16 {
+        let o = [0, block(1, 16, n), block(2, 16, n), n - 16];
+        // SAFETY: every block lies in 0..n.
+        let m = unsafe { ne_mask4(a, b, o) };
+        if m == 0 {
+            return Ordering::Equal;
+        }
+        let t = m.trailing_zeros() as usize;
+        // The first set bit is in the first differing block, whose start is
+        // `block(t / 16)`; no table lookup needed.
+        let i = block(t / 16, 16, n) + (t % 16);
+        // SAFETY: i < n.
+        unsafe { (*a.add(i)).cmp(&*b.add(i)) }
+    } else {
+        // SAFETY: forwarded; n < 16.
+        unsafe { scalar::cmp_below16(a, b, n) }
+    }
+}
+
+/// Equality of two slices of any lengths: 64 bytes per loop branch, then the
+/// last (up to) 64 bytes as four clamped blocks.
+pub(crate) fn eq(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let (pa, pb) = (a.as_ptr(), b.as_ptr());
+    if n <= 64 {
+        // SAFETY: both slices hold n <= 64 bytes.
+        return unsafe { eq_upto64(pa, pb, n) };
+    }
+    let four = |o: [usize; 4]| {
+        // SAFETY: callers pass blocks inside 0..n.
+        unsafe {
+            mask(and(
+                and(eq16(pa, pb, o[0]), eq16(pa, pb, o[1])),
+                and(eq16(pa, pb, o[2]), eq16(pa, pb, o[3])),
+            )) == 0xffff
+        }
+    };
+    let mut i = 0;
+    while i + 64 < n {
+        if !four([i, i + 16, i + 32, i + 48]) {
+            return false;
+        }
+        i += 64;
+    }
+    let at = |k: usize| (i + 16 * k).min(n - 16);
+    four([at(0), at(1), at(2), at(3)])
+}
+
+/// The index of the first differing byte, or the shorter length.
+pub(crate) fn mismatch(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    if n < 16 {
+        return scalar::mismatch(a, b);
+    }
+    let (pa, pb) = (a.as_ptr(), b.as_ptr());
+    let mut i = 0;
+    while i + 64 < n {
+        // SAFETY: i + 64 < n.
+        let m = unsafe { ne_mask4(pa, pb, [i, i + 16, i + 32, i + 48]) };
+        if m != 0 {
+            return i + m.trailing_zeros() as usize;
+        }
+        i += 64;
+    }
+    let at = |k: usize| (i + 16 * k).min(n - 16);
+    // SAFETY: n >= 16, so every clamped block lies in 0..n.
+    let m = unsafe { ne_mask4(pa, pb, [at(0), at(1), at(2), at(3)]) };
+    if m == 0 {
+        return n;
+    }
+    let t = m.trailing_zeros() as usize;
+    at(t / 16) + t % 16
+}

@@ -1,8 +1,11 @@
 //! The project's automation, run as `cargo xtask <command>` (the cargo-xtask
 //! pattern: one binary, subcommands, few dependencies).
 
+mod bench;
+mod bench_types;
 mod bundle;
 mod ci;
+mod plot;
 mod servers;
 mod util;
 
@@ -35,7 +38,7 @@ fn main() -> ExitCode {
         "ci" => ci::main(rest),
         "golden" => servers::golden_main(rest),
         "bundle" => bundle::main(rest),
-        "bench" => bench_main(rest),
+        "bench" => bench::main(rest),
         "-h" | "--help" | "help" => {
             print!("{HELP}");
             Ok(())
@@ -49,13 +52,4 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-fn bench_main(args: &[String]) -> Result<(), String> {
-    if util::wants_help(args) {
-        println!("cargo xtask bench [--compare] [--quick] [--crate NAME] [--save NAME] [--baseline NAME]\n\nnot yet available: the comparison report lands with its issue.");
-        return Ok(());
-    }
-    println!("cargo xtask bench: not yet available (the comparison report lands with its issue); run `cargo bench -p benches` meanwhile.");
-    Ok(())
 }

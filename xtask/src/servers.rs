@@ -375,3 +375,98 @@ pub fn golden_main(args: &[String]) -> Result<(), String> {
         Err(GoldenError::Failed(s)) => Err(format!("golden: {s}")),
     }
 }
+
+/// A reply of the RESP2 protocol. Some payloads are only ever shown through
+/// `Debug` in error messages.
+#[derive(Debug)]
+#[allow(dead_code)]
+pub enum Reply {
+    Simple(String),
+    Error(String),
+    Int(i64),
+    Bulk(Option<Vec<u8>>),
+    Array(Vec<Reply>),
+}
+
+/// A minimal blocking RESP2 client: enough to load data and read INFO.
+pub struct Client {
+    writer: TcpStream,
+    reader: std::io::BufReader<TcpStream>,
+}
+
+impl Client {
+    pub fn connect(port: u16) -> std::io::Result<Client> {
+        let s = TcpStream::connect(("127.0.0.1", port))?;
+        s.set_read_timeout(Some(Duration::from_secs(60)))?;
+        Ok(Client {
+            reader: std::io::BufReader::new(s.try_clone()?),
+            writer: s,
+        })
+    }
+
+    /// Sends one command and reads its reply; a server error is an `Err`.
+    pub fn cmd(&mut self, args: &[&[u8]]) -> Result<Reply, String> {
+        let mut buf = format!("*{}\r\n", args.len()).into_bytes();
+        for a in args {
+            buf.extend_from_slice(format!("${}\r\n", a.len()).as_bytes());
+            buf.extend_from_slice(a);
+            buf.extend_from_slice(b"\r\n");
+        }
+        self.writer.write_all(&buf).map_err(|e| e.to_string())?;
+        match self.read().map_err(|e| e.to_string())? {
+            Reply::Error(e) => Err(e),
+            r => Ok(r),
+        }
+    }
+
+    fn read(&mut self) -> std::io::Result<Reply> {
+        use std::io::BufRead;
+        let mut line = String::new();
+        self.reader.read_line(&mut line)?;
+        let line = line.trim_end();
+        let bad = || std::io::Error::new(std::io::ErrorKind::InvalidData, "bad RESP reply");
+        let (kind, rest) = line.split_at(line.len().min(1));
+        Ok(match kind {
+            "+" => Reply::Simple(rest.to_string()),
+            "-" => Reply::Error(rest.to_string()),
+            ":" => Reply::Int(rest.parse().map_err(|_| bad())?),
+            "$" => {
+                let n: i64 = rest.parse().map_err(|_| bad())?;
+                if n < 0 {
+                    Reply::Bulk(None)
+                } else {
+                    let mut data = vec![0u8; n as usize + 2];
+                    self.reader.read_exact(&mut data)?;
+                    data.truncate(n as usize);
+                    Reply::Bulk(Some(data))
+                }
+            }
+            "*" => {
+                let n: i64 = rest.parse().map_err(|_| bad())?;
+                let mut items = Vec::new();
+                for _ in 0..n.max(0) {
+                    items.push(self.read()?);
+                }
+                Reply::Array(items)
+            }
+            _ => return Err(bad()),
+        })
+    }
+
+    /// `usec_per_call` of a command from INFO commandstats.
+    pub fn usec_per_call(&mut self, command: &str) -> Result<f64, String> {
+        let info = match self.cmd(&[b"INFO", b"commandstats"])? {
+            Reply::Bulk(Some(b)) => String::from_utf8_lossy(&b).into_owned(),
+            other => return Err(format!("unexpected INFO reply {other:?}")),
+        };
+        let key = format!("cmdstat_{command}:");
+        let line = info
+            .lines()
+            .find(|l| l.starts_with(&key))
+            .ok_or_else(|| format!("no {key} in INFO commandstats"))?;
+        line.split(',')
+            .find_map(|kv| kv.strip_prefix("usec_per_call="))
+            .and_then(|v| v.trim().parse().ok())
+            .ok_or_else(|| format!("no usec_per_call in {line}"))
+    }
+}

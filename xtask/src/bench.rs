@@ -523,10 +523,7 @@ fn fmt_size(param: &str, throughput: Option<(f64, &str)>) -> String {
             if n < 1024.0 {
                 format!("{n} B")
             } else if n < 1024.0 * 1024.0 {
-                format!("{:.4} KiB", n / 1024.0)
-                    .trim_end_matches('0')
-                    .trim_end_matches('.')
-                    .to_string()
+                format!("{} KiB", trim_float(n / 1024.0))
             } else if n % 1_000_000.0 == 0.0 || n % 500_000.0 == 0.0 {
                 format!("{} MB", n / 1e6)
             } else {
@@ -535,6 +532,12 @@ fn fmt_size(param: &str, throughput: Option<(f64, &str)>) -> String {
         }
         _ => param.to_string(),
     }
+}
+
+/// `1.5000` -> `1.5`, `16.0000` -> `16`.
+fn trim_float(x: f64) -> String {
+    let s = format!("{x:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 fn fmt_throughput(m: &Measurement) -> String {

@@ -1,0 +1,254 @@
+//! The kernels and their static candidate lists (best first, scalar last).
+//!
+//! A kernel is a table of functions ([`Fns`]): the one-shot hashes with the
+//! kernel's way of loading words, and the batch hashes with its SIMD width.
+//! Two kinds of lists are built from the same [`Def`]s:
+//! - [`ALL`] for [`crate::kernels`]: every kernel the CPU *can* run, so tests
+//!   and benchmarks reach each one (on riscv64 the word-load kernel is listed
+//!   wherever misaligned loads are correct, even when they are slow);
+//! - one list per dispatched function, with the stricter test the dispatcher
+//!   uses to *prefer* a kernel (riscv64: misaligned loads reported fast).
+
+use simd_core::{Candidate, Features, Level};
+
+pub(crate) mod scalar;
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_64;
+
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64;
+
+#[cfg(target_arch = "riscv64")]
+pub(crate) mod riscv64;
+
+/// A one-shot 64-bit hash. Safety: the CPU has the kernel's features.
+pub(crate) type OneShot = unsafe fn(&[u8; 16], &[u8]) -> u64;
+/// A one-shot 128-bit hash. Safety: the CPU has the kernel's features.
+pub(crate) type OneShot128 = unsafe fn(&[u8; 16], &[u8]) -> u128;
+/// A batch hash: `out[i]` = hash of `inputs[i]` for `i < min(len, len)`.
+/// Safety: the CPU has the kernel's features.
+pub(crate) type Batch = unsafe fn(&[u8; 16], &[&[u8]], &mut [u64]);
+
+/// One kernel's functions.
+#[derive(Clone, Copy)]
+pub(crate) struct Fns {
+    pub(crate) sip12: OneShot,
+    pub(crate) sip12_nocase: OneShot,
+    pub(crate) sip13: OneShot,
+    pub(crate) sip24: OneShot,
+    pub(crate) sip13_128: OneShot128,
+    pub(crate) sip24_128: OneShot128,
+    pub(crate) batch12: Batch,
+    pub(crate) batch13: Batch,
+    pub(crate) batch24: Batch,
+}
+
+/// A kernel description from which the candidate lists are built.
+#[derive(Clone, Copy)]
+pub(crate) struct Def {
+    name: &'static str,
+    level: Level,
+    /// The CPU can run it (tests, benchmarks).
+    runs: fn(&Features) -> bool,
+    /// The dispatcher should choose it.
+    preferred: fn(&Features) -> bool,
+    fns: Fns,
+}
+
+fn always(_: &Features) -> bool {
+    true
+}
+
+const SCALAR: Def = Def {
+    name: "scalar",
+    level: Level::Scalar,
+    runs: always,
+    preferred: always,
+    fns: scalar::FNS,
+};
+
+#[cfg(target_arch = "x86_64")]
+const DEFS: [Def; 3] = [
+    Def {
+        name: "avx512",
+        level: Level::Avx512,
+        runs: x86_64::avx512::supported,
+        preferred: x86_64::avx512::supported,
+        fns: x86_64::avx512::FNS,
+    },
+    Def {
+        name: "avx2",
+        level: Level::Avx2,
+        runs: x86_64::avx2::supported,
+        preferred: x86_64::avx2::supported,
+        fns: x86_64::avx2::FNS,
+    },
+    SCALAR,
+];
+
+#[cfg(target_arch = "aarch64")]
+const DEFS: [Def; 2] = [
+    Def {
+        name: "neon",
+        level: Level::Neon,
+        runs: aarch64::neon::supported,
+        preferred: aarch64::neon::supported,
+        fns: aarch64::neon::FNS,
+    },
+    SCALAR,
+];
+
+#[cfg(target_arch = "riscv64")]
+const DEFS: [Def; 2] = [
+    Def {
+        name: "rv64-word",
+        level: Level::Scalar,
+        runs: riscv64::runs,
+        preferred: riscv64::preferred,
+        fns: riscv64::FNS,
+    },
+    SCALAR,
+];
+
+#[cfg(not(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    target_arch = "riscv64"
+)))]
+const DEFS: [Def; 1] = [SCALAR];
+
+/// How many kernels this target has.
+pub(crate) const N: usize = DEFS.len();
+
+/// Which function of a [`Fns`] table a list holds (riscv64 dispatches
+/// one-shots; other targets inline them).
+#[cfg(all(target_arch = "riscv64", not(target_feature = "unaligned-scalar-mem")))]
+#[derive(Clone, Copy)]
+pub(crate) enum Which {
+    Sip12,
+    Sip12Nocase,
+    Sip13,
+    Sip24,
+}
+
+/// Which 128-bit function.
+#[cfg(all(target_arch = "riscv64", not(target_feature = "unaligned-scalar-mem")))]
+#[derive(Clone, Copy)]
+pub(crate) enum Which128 {
+    Sip13,
+    Sip24,
+}
+
+/// Which batch function.
+#[derive(Clone, Copy)]
+pub(crate) enum WhichBatch {
+    Sip12,
+    Sip13,
+    Sip24,
+}
+
+#[cfg(all(target_arch = "riscv64", not(target_feature = "unaligned-scalar-mem")))]
+const fn pick(fns: Fns, w: Which) -> OneShot {
+    match w {
+        Which::Sip12 => fns.sip12,
+        Which::Sip12Nocase => fns.sip12_nocase,
+        Which::Sip13 => fns.sip13,
+        Which::Sip24 => fns.sip24,
+    }
+}
+
+#[cfg(all(target_arch = "riscv64", not(target_feature = "unaligned-scalar-mem")))]
+const fn pick128(fns: Fns, w: Which128) -> OneShot128 {
+    match w {
+        Which128::Sip13 => fns.sip13_128,
+        Which128::Sip24 => fns.sip24_128,
+    }
+}
+
+const fn pick_batch(fns: Fns, w: WhichBatch) -> Batch {
+    match w {
+        WhichBatch::Sip12 => fns.batch12,
+        WhichBatch::Sip13 => fns.batch13,
+        WhichBatch::Sip24 => fns.batch24,
+    }
+}
+
+/// Every kernel, with the "can run" test (for `kernels()`).
+pub(crate) static ALL: [Candidate<Fns>; N] = {
+    let mut out = [SCALAR_ALL; N];
+    let mut i = 0;
+    while i < N {
+        let d = DEFS[i];
+        // SAFETY: each `Def` pairs its functions with the feature test they
+        // need (see the `supported`/`runs` functions of each kernel module).
+        out[i] = unsafe { Candidate::new(d.name, d.level, d.runs, d.fns) };
+        i += 1;
+    }
+    out
+};
+
+// SAFETY: the scalar kernel runs on every CPU.
+const SCALAR_ALL: Candidate<Fns> =
+    unsafe { Candidate::new(SCALAR.name, SCALAR.level, always, SCALAR.fns) };
+
+/// The dispatch list of one 64-bit one-shot function.
+#[cfg(all(target_arch = "riscv64", not(target_feature = "unaligned-scalar-mem")))]
+pub(crate) const fn oneshot_list(w: Which) -> [Candidate<OneShot>; N] {
+    // SAFETY: as for `ALL`; `preferred` implies `runs`.
+    let mut out = [unsafe { Candidate::new("scalar", Level::Scalar, always, pick(SCALAR.fns, w)) }; N];
+    let mut i = 0;
+    while i < N {
+        let d = DEFS[i];
+        // SAFETY: as for `ALL`; `preferred` implies `runs`.
+        out[i] = unsafe { Candidate::new(d.name, d.level, d.preferred, pick(d.fns, w)) };
+        i += 1;
+    }
+    out
+}
+
+/// The dispatch list of one 128-bit one-shot function.
+#[cfg(all(target_arch = "riscv64", not(target_feature = "unaligned-scalar-mem")))]
+pub(crate) const fn oneshot128_list(w: Which128) -> [Candidate<OneShot128>; N] {
+    // SAFETY: as for `ALL`; `preferred` implies `runs`.
+    let mut out = [unsafe { Candidate::new("scalar", Level::Scalar, always, pick128(SCALAR.fns, w)) }; N];
+    let mut i = 0;
+    while i < N {
+        let d = DEFS[i];
+        // SAFETY: as for `ALL`; `preferred` implies `runs`.
+        out[i] = unsafe { Candidate::new(d.name, d.level, d.preferred, pick128(d.fns, w)) };
+        i += 1;
+    }
+    out
+}
+
+/// The dispatch list of one batch function.
+pub(crate) const fn batch_list(w: WhichBatch) -> [Candidate<Batch>; N] {
+    // SAFETY: as for `ALL`; `preferred` implies `runs`.
+    let mut out = [unsafe { Candidate::new("scalar", Level::Scalar, always, pick_batch(SCALAR.fns, w)) }; N];
+    let mut i = 0;
+    while i < N {
+        let d = DEFS[i];
+        // SAFETY: as for `ALL`; `preferred` implies `runs`.
+        out[i] = unsafe { Candidate::new(d.name, d.level, d.preferred, pick_batch(d.fns, w)) };
+        i += 1;
+    }
+    out
+}
+
+/// The word a batch lane absorbs at block `j`: data block `j` while
+/// `j < nfull`, else the lane's final word (lanes past their final word are
+/// masked off by the kernels, so what they read there does not matter).
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
+#[inline(always)]
+pub(crate) fn lane_word(data: &[u8], nfull: usize, fin: u64, j: usize) -> u64 {
+    if j < nfull {
+        let b: &[u8; 8] = data[8 * j..8 * j + 8].try_into().expect("8 bytes");
+        u64::from_le_bytes(*b)
+    } else {
+        fin
+    }
+}

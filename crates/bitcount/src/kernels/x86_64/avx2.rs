@@ -1,0 +1,237 @@
+//! x86_64 AVX2: Harley-Seal carry-save adders over 256-bit vectors for large
+//! inputs, a plain nibble-table loop for medium ones, and the BITPOS scan.
+//!
+//! AVX2 has no vector popcount: a byte's count is `table[lo nibble] +
+//! table[hi nibble]` with VPSHUFB as a 16-entry table lookup, and VPSADBW
+//! against zero sums each 8 bytes into a 64-bit lane. That costs ~7
+//! operations per vector. Harley-Seal (Muła, Kurz, Lemire, "Faster population
+//! counts using AVX2 instructions") runs 16 vectors through a tree of
+//! carry-save adders (5 bitwise operations per pair) so that only one vector
+//! per 16, the "sixteens", needs the table popcount; the partial sums
+//! (ones, twos, fours, eights) are counted once at the end.
+//!
+//! Tails never read past the slice: the last partial vector is an
+//! overlapping load of the slice's final 32 bytes with the already-counted
+//! bytes masked off.
+
+use core::arch::x86_64::*;
+
+use crate::kernels::scalar;
+use crate::kernels::{PREFETCH_AHEAD, PREFETCH_MIN};
+use simd_core::load::{tail_u64_le, u64_le};
+
+/// Inputs of at least this many bytes use Harley-Seal (its per-block setup
+/// and final reduction only pay off over a few blocks; measured).
+const HARLEY_SEAL_MIN: usize = 1024;
+
+/// 32 zero bytes then 32 0xff bytes: the 32 bytes at offset `r` keep the
+/// last `r` bytes of a vector.
+static TAIL_MASK: [u8; 64] = {
+    let mut m = [0u8; 64];
+    let mut i = 32;
+    while i < 64 {
+        m[i] = 0xff;
+        i += 1;
+    }
+    m
+};
+
+/// The 32 bytes of `bytes` at `at`.
+///
+/// # Safety
+/// `at + 32 <= bytes.len()`; the CPU supports AVX2.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn load(bytes: &[u8], at: usize) -> __m256i {
+    debug_assert!(at + 32 <= bytes.len());
+    // SAFETY: the caller guarantees the 32 bytes lie inside `bytes`;
+    // VMOVDQU has no alignment requirement.
+    unsafe { _mm256_loadu_si256(bytes.as_ptr().add(at).cast()) }
+}
+
+/// The popcount of each byte of `v`, through the nibble table.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn popcnt8(v: __m256i) -> __m256i {
+    let table = _mm256_setr_epi8(
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, //
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+    );
+    let low = _mm256_set1_epi8(0x0f);
+    let lo = _mm256_and_si256(v, low);
+    let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(v), low);
+    _mm256_add_epi8(
+        _mm256_shuffle_epi8(table, lo),
+        _mm256_shuffle_epi8(table, hi),
+    )
+}
+
+/// The popcount of `v` as four 64-bit lanes.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn popcnt64(v: __m256i) -> __m256i {
+    _mm256_sad_epu8(popcnt8(v), _mm256_setzero_si256())
+}
+
+/// Carry-save adder: per bit, `a + b + c = 2 * high + low`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn csa(a: __m256i, b: __m256i, c: __m256i) -> (__m256i, __m256i) {
+    let u = _mm256_xor_si256(a, b);
+    let high = _mm256_or_si256(_mm256_and_si256(a, b), _mm256_and_si256(u, c));
+    (high, _mm256_xor_si256(u, c))
+}
+
+/// The sum of the four 64-bit lanes.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn hsum(v: __m256i) -> u64 {
+    let s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    (_mm_cvtsi128_si64(s) as u64).wrapping_add(_mm_extract_epi64::<1>(s) as u64)
+}
+
+/// Harley-Seal over the whole 512-byte blocks of `bytes`; returns the
+/// per-lane counts and the number of bytes consumed.
+///
+/// # Safety
+/// The CPU supports AVX2.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn harley_seal(bytes: &[u8]) -> (__m256i, usize) {
+    let zero = _mm256_setzero_si256();
+    let (mut ones, mut twos, mut fours, mut eights) = (zero, zero, zero, zero);
+    let mut total = zero;
+    let prefetch = bytes.len() >= PREFETCH_MIN;
+    let mut at = 0;
+    while at + 512 <= bytes.len() {
+        if prefetch {
+            let p = bytes.as_ptr().wrapping_add(at + PREFETCH_AHEAD);
+            for line in 0..8 {
+                simd_core::prefetch_read(p.wrapping_add(64 * line));
+            }
+        }
+        // SAFETY (all loads below): at + 512 <= len, each load is at
+        // at + 32 * k with k < 16.
+        let v = |k: usize| unsafe { load(bytes, at + 32 * k) };
+        let (twos_a, o) = csa(ones, v(0), v(1));
+        let (twos_b, o) = csa(o, v(2), v(3));
+        let (fours_a, t) = csa(twos, twos_a, twos_b);
+        let (twos_a, o) = csa(o, v(4), v(5));
+        let (twos_b, o) = csa(o, v(6), v(7));
+        let (fours_b, t) = csa(t, twos_a, twos_b);
+        let (eights_a, f) = csa(fours, fours_a, fours_b);
+        let (twos_a, o) = csa(o, v(8), v(9));
+        let (twos_b, o) = csa(o, v(10), v(11));
+        let (fours_a, t) = csa(t, twos_a, twos_b);
+        let (twos_a, o) = csa(o, v(12), v(13));
+        let (twos_b, o) = csa(o, v(14), v(15));
+        let (fours_b, t) = csa(t, twos_a, twos_b);
+        let (eights_b, f) = csa(f, fours_a, fours_b);
+        let (sixteens, e) = csa(eights, eights_a, eights_b);
+        total = _mm256_add_epi64(total, popcnt64(sixteens));
+        (ones, twos, fours, eights) = (o, t, f, e);
+        at += 512;
+    }
+    total = _mm256_slli_epi64::<4>(total);
+    total = _mm256_add_epi64(total, _mm256_slli_epi64::<3>(popcnt64(eights)));
+    total = _mm256_add_epi64(total, _mm256_slli_epi64::<2>(popcnt64(fours)));
+    total = _mm256_add_epi64(total, _mm256_slli_epi64::<1>(popcnt64(twos)));
+    total = _mm256_add_epi64(total, popcnt64(ones));
+    (total, at)
+}
+
+/// The number of set bits in `bytes`.
+///
+/// # Safety
+/// The CPU must support AVX2 and POPCNT.
+#[target_feature(enable = "avx2,popcnt")]
+pub(crate) unsafe fn count(bytes: &[u8]) -> u64 {
+    let len = bytes.len();
+    if len < 32 {
+        // No whole vector: POPCNT on words (this target feature enables it).
+        let mut n = 0u64;
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            n += u64::from(u64_le(w, 0).count_ones());
+        }
+        return n + u64::from(tail_u64_le(words.remainder()).count_ones());
+    }
+    let (mut total, mut at) = if len >= HARLEY_SEAL_MIN {
+        // SAFETY: AVX2 is enabled in this function.
+        unsafe { harley_seal(bytes) }
+    } else {
+        (_mm256_setzero_si256(), 0)
+    };
+    // Medium loop: two vectors' byte counts (<= 16 each) summed before one
+    // VPSADBW.
+    while at + 64 <= len {
+        // SAFETY: at + 64 <= len.
+        let (a, b) = unsafe { (load(bytes, at), load(bytes, at + 32)) };
+        let sum8 = _mm256_add_epi8(popcnt8(a), popcnt8(b));
+        total = _mm256_add_epi64(total, _mm256_sad_epu8(sum8, _mm256_setzero_si256()));
+        at += 64;
+    }
+    if at + 32 <= len {
+        // SAFETY: at + 32 <= len.
+        total = _mm256_add_epi64(total, popcnt64(unsafe { load(bytes, at) }));
+        at += 32;
+    }
+    let r = len - at;
+    if r > 0 {
+        // The last 32 bytes of the slice (len >= 32), of which only the last
+        // r < 32 are new.
+        // SAFETY: len >= 32, so len - 32 + 32 <= len; the mask table has 64
+        // bytes and r + 32 < 64.
+        let (v, keep) = unsafe { (load(bytes, len - 32), load(&TAIL_MASK, r)) };
+        total = _mm256_add_epi64(total, popcnt64(_mm256_and_si256(v, keep)));
+    }
+    hsum(total)
+}
+
+/// The index of the first byte of `bytes` that is not `skip`, or
+/// `bytes.len()`.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn find_not(bytes: &[u8], skip: u8) -> usize {
+    let len = bytes.len();
+    if len < 32 {
+        return scalar::find_not(bytes, skip);
+    }
+    let pattern = _mm256_set1_epi8(skip as i8);
+    // Bit k set: byte k of the vector at `at` is `skip`.
+    // SAFETY: callers pass at + 32 <= len.
+    let same = |at: usize| unsafe { _mm256_cmpeq_epi8(load(bytes, at), pattern) };
+    let first_other = |eq: __m256i| (!(_mm256_movemask_epi8(eq) as u32)).trailing_zeros() as usize;
+    let mut at = 0;
+    // Four vectors per test: AND the comparisons, one movemask and branch.
+    while at + 128 <= len {
+        let (e0, e1, e2, e3) = (same(at), same(at + 32), same(at + 64), same(at + 96));
+        let all = _mm256_and_si256(_mm256_and_si256(e0, e1), _mm256_and_si256(e2, e3));
+        if _mm256_movemask_epi8(all) != -1 {
+            for (k, e) in [e0, e1, e2, e3].into_iter().enumerate() {
+                if _mm256_movemask_epi8(e) != -1 {
+                    return at + 32 * k + first_other(e);
+                }
+            }
+        }
+        at += 128;
+    }
+    while at + 32 <= len {
+        let e = same(at);
+        if _mm256_movemask_epi8(e) != -1 {
+            return at + first_other(e);
+        }
+        at += 32;
+    }
+    if at < len {
+        // Overlapping last vector: its bytes before `at` are all `skip`, so
+        // its first other byte is the answer.
+        let e = same(len - 32);
+        if _mm256_movemask_epi8(e) != -1 {
+            return len - 32 + first_other(e);
+        }
+    }
+    len
+}

@@ -1,0 +1,224 @@
+//! Every kernel the CPU supports against the scalar oracle: all lengths
+//! 0..=1100 at all start offsets 0..64, random buffers up to 64 KB
+//! (proptest), a few buffers over 16 MB with known counts, and the public
+//! (dispatched) functions against the same oracle.
+
+use bitcount::{BitposRange, Kernel, Unit};
+use proptest::prelude::*;
+use simd_core::testing::{for_each_len_offset, random_bytes, scaled, Rng};
+
+fn naive_count(bytes: &[u8]) -> u64 {
+    bytes.iter().map(|b| u64::from(b.count_ones())).sum()
+}
+
+fn naive_find_not(bytes: &[u8], skip: u8) -> usize {
+    bytes.iter().position(|&b| b != skip).unwrap_or(bytes.len())
+}
+
+fn scalar() -> Kernel {
+    bitcount::kernels()
+        .find(|k| k.name() == "scalar")
+        .expect("scalar is always listed")
+}
+
+#[test]
+fn kernel_list_ends_with_scalar() {
+    let names: Vec<_> = bitcount::kernels().map(|k| k.name()).collect();
+    assert_eq!(names.last(), Some(&"scalar"));
+    eprintln!("kernels on this CPU: {names:?}");
+}
+
+#[test]
+fn scalar_matches_naive() {
+    let s = scalar();
+    for_each_len_offset(scaled(1100, 80), 1, |b, _| {
+        assert_eq!(s.count(b), naive_count(b));
+    });
+}
+
+#[test]
+fn every_kernel_counts_every_length_and_offset() {
+    let s = scalar();
+    for k in bitcount::kernels() {
+        for_each_len_offset(scaled(1100, 80), 2, |b, off| {
+            assert_eq!(k.count(b), s.count(b), "{} len {} offset {off}", k.name(), b.len());
+        });
+    }
+}
+
+#[test]
+fn every_kernel_counts_all_ones_and_zeros() {
+    let ones = vec![0xffu8; 1100 + 64];
+    let zeros = vec![0u8; 1100 + 64];
+    for k in bitcount::kernels() {
+        for off in 0..scaled(64, 3) {
+            for len in 0..=scaled(1100, 80) {
+                assert_eq!(k.count(&ones[off..off + len]), 8 * len as u64, "{}", k.name());
+                assert_eq!(k.count(&zeros[off..off + len]), 0, "{}", k.name());
+            }
+        }
+    }
+}
+
+/// Scans: a padded buffer of `skip` bytes with one other byte planted at
+/// every position, at every offset (the other kernels' answers against the
+/// naive scan).
+#[test]
+fn every_kernel_scans_every_length_and_offset() {
+    let max = scaled(600, 40);
+    for k in bitcount::kernels() {
+        for skip in [0x00u8, 0xff] {
+            let mut buf = vec![skip; max + 64 + 8];
+            for off in 0..scaled(64, 3) {
+                for len in 0..=max {
+                    let s = &buf[off..off + len];
+                    assert_eq!(k.find_not(s, skip), len, "{} len {len}", k.name());
+                }
+                // The planted byte, at every place of the longest slice; the
+                // slices' ends cut it off or not.
+                for at in 0..max {
+                    buf[off + at] = skip ^ 0x10;
+                    for len in [at, at + 1, at + 7, max] {
+                        let s = &buf[off..off + len];
+                        assert_eq!(k.find_not(s, skip), naive_find_not(s, skip), "{} at {at} len {len}", k.name());
+                    }
+                    buf[off + at] = skip;
+                }
+            }
+            // A stray other byte just past the slice's end must not be seen.
+            buf[max] = !skip;
+            assert_eq!(k.find_not(&buf[..max], skip), max, "{}", k.name());
+        }
+    }
+}
+
+/// Dispatched and per-kernel BITCOUNT/BITPOS ranges against the scalar
+/// kernel's answers, over random data with long runs of 0x00 / 0xff.
+#[test]
+fn ranges_agree_across_kernels() {
+    let mut rng = Rng::new(7);
+    let s = scalar();
+    let ks: Vec<_> = bitcount::kernels().collect();
+    for round in 0..scaled(3000, 100) {
+        let len = rng.below(400) as usize;
+        let fill = [0x00, 0xff][round % 2];
+        let mut data = vec![fill; len];
+        // A few random bytes, sometimes none.
+        for _ in 0..rng.below(3) {
+            if len > 0 {
+                data[rng.below(len as u64) as usize] = rng.next_u64() as u8;
+            }
+        }
+        let bits = 8 * len as i64 + 20;
+        let (start, end) = (rng.below(2 * bits as u64) as i64 - bits, rng.below(2 * bits as u64) as i64 - bits);
+        let unit = if rng.below(2) == 0 { Unit::Byte } else { Unit::Bit };
+        let ranges = [
+            BitposRange::All,
+            BitposRange::From(start),
+            BitposRange::Between { start, end, unit },
+        ];
+        let want_count = s.count_range(&data, start, end, unit);
+        assert_eq!(bitcount::count_range(&data, start, end, unit), want_count);
+        for bit in [false, true] {
+            for r in ranges {
+                let want = s.bitpos(&data, bit, r);
+                assert_eq!(bitcount::bitpos(&data, bit, r), want, "{data:02x?} {bit} {r:?}");
+                for k in &ks {
+                    assert_eq!(k.bitpos(&data, bit, r), want, "{} {bit} {r:?}", k.name());
+                }
+            }
+        }
+        for k in &ks {
+            assert_eq!(k.count_range(&data, start, end, unit), want_count, "{}", k.name());
+        }
+    }
+}
+
+/// BIT-mode BITPOS and BITCOUNT against a bit-by-bit model of the server.
+#[test]
+fn bit_mode_matches_bit_model() {
+    fn bit(data: &[u8], i: usize) -> bool {
+        data[i / 8] & (0x80 >> (i % 8)) != 0
+    }
+    let mut rng = Rng::new(11);
+    for _ in 0..scaled(4000, 200) {
+        let len = rng.below(24) as usize;
+        let data: Vec<u8> = (0..len).map(|_| [0x00, 0xff, rng.next_u64() as u8][rng.below(3) as usize]).collect();
+        let total = 8 * len as i64;
+        let start = rng.below(2 * total as u64 + 10) as i64 - total - 5;
+        let end = rng.below(2 * total as u64 + 10) as i64 - total - 5;
+        // The model: normalise, then walk the bits.
+        let norm = |v: i64| if v < 0 { (v + total).max(0) } else { v };
+        let (s, e) = (norm(start), norm(end).min(total - 1));
+        let range = if s <= e { s as usize..=e as usize } else { 1..=0 };
+        let want_count = if start < 0 && end < 0 && start > end {
+            0
+        } else {
+            range.clone().filter(|&i| bit(&data, i)).count() as u64
+        };
+        assert_eq!(bitcount::count_range(&data, start, end, Unit::Bit), want_count, "{data:02x?} {start} {end}");
+        for b in [false, true] {
+            let want = range.clone().find(|&i| bit(&data, i) == b).map_or(-1, |i| i as i64);
+            let r = BitposRange::Between { start, end, unit: Unit::Bit };
+            assert_eq!(bitcount::bitpos(&data, b, r), want, "{data:02x?} {b} {start} {end}");
+        }
+    }
+}
+
+#[test]
+fn large_buffers_with_known_counts() {
+    if cfg!(miri) {
+        return;
+    }
+    let len = (16 << 20) + 4099;
+    // Every byte value the same number of times, plus a known remainder.
+    let data: Vec<u8> = (0..len).map(|i| i as u8).collect();
+    let want = (len / 256) as u64 * 1024 + naive_count(&data[len - len % 256..]);
+    for k in bitcount::kernels() {
+        assert_eq!(k.count(&data), want, "{}", k.name());
+        assert_eq!(k.count(&data[3..]), want - naive_count(&data[..3]), "{}", k.name());
+    }
+    assert_eq!(bitcount::count(&data), want);
+    let ones = vec![0xffu8; 17 << 20];
+    let mut zeros = vec![0u8; 17 << 20];
+    for k in bitcount::kernels() {
+        assert_eq!(k.count(&ones), 8 * ones.len() as u64, "{}", k.name());
+        assert_eq!(k.find_not(&ones, 0xff), ones.len(), "{}", k.name());
+    }
+    // BITPOS far into a large buffer, and the zero-padding rule.
+    zeros[(17 << 20) - 5] = 0x01;
+    assert_eq!(bitcount::bitpos(&zeros, true, BitposRange::All), 8 * ((17 << 20) - 5) as i64 + 7);
+    assert_eq!(bitcount::bitpos(&ones, false, BitposRange::All), 8 * ones.len() as i64);
+    assert_eq!(bitcount::count_range(&ones, 1, -2, Unit::Bit), 8 * ones.len() as u64 - 2);
+}
+
+fn check_all(data: &[u8]) {
+    let want = naive_count(data);
+    assert_eq!(bitcount::count(data), want);
+    for k in bitcount::kernels() {
+        assert_eq!(k.count(data), want, "{}", k.name());
+        for skip in [0x00, 0xff] {
+            assert_eq!(k.find_not(data, skip), naive_find_not(data, skip), "{}", k.name());
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 4 } else { 64 }))]
+
+    #[test]
+    fn random_buffers(data in proptest::collection::vec(any::<u8>(), 0..65536), cut in 0usize..64) {
+        let cut = cut.min(data.len());
+        check_all(&data[cut..]);
+    }
+
+    #[test]
+    fn random_runs(len in 0usize..65536, seed in any::<u64>(), fill in prop_oneof![Just(0u8), Just(0xffu8)], planted in 0usize..65536) {
+        // Mostly one byte value (the BITPOS fast path), maybe one other byte.
+        let mut data = vec![fill; len];
+        if planted < len {
+            data[planted] = random_bytes(seed, 1)[0];
+        }
+        check_all(&data);
+    }
+}

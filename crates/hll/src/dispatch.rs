@@ -1,0 +1,156 @@
+//! Which kernel runs: one CPU-checked candidate list per operation (best
+//! first, ending with scalar), the cached dispatchers, and the public
+//! [`Kernel`] handle tests and benchmarks use to reach every kernel.
+//!
+//! Every operation works on whole HLLs (12 KiB / 16 KiB), so there is no
+//! small-input path: one indirect call is noise next to the work.
+
+use crate::kernels::scalar;
+use crate::{DENSE_BODY, REGISTERS};
+use simd_core::{Candidate, Features, Level};
+
+type UnpackFn = unsafe fn(&[u8; DENSE_BODY], &mut [u8; REGISTERS]);
+type PackFn = unsafe fn(&[u8; REGISTERS], &mut [u8; DENSE_BODY]);
+type HistDenseFn = unsafe fn(&[u8; DENSE_BODY]) -> [u32; 64];
+type HistRawFn = unsafe fn(&[u8; REGISTERS]) -> [u32; 64];
+
+/// One instruction set's four kernels and its CPU check. The functions'
+/// only safety condition is that `supported` holds for the running CPU.
+struct Set {
+    name: &'static str,
+    level: Level,
+    supported: fn(&Features) -> bool,
+    unpack_max: UnpackFn,
+    pack: PackFn,
+    histogram_dense: HistDenseFn,
+    histogram_raw: HistRawFn,
+}
+
+const SCALAR: Set = Set {
+    name: "scalar",
+    level: Level::Scalar,
+    supported: |_| true,
+    unpack_max: scalar::unpack_max,
+    pack: scalar::pack,
+    histogram_dense: scalar::histogram_dense,
+    histogram_raw: scalar::histogram_raw,
+};
+
+macro_rules! lists {
+    ($($set:expr),+ $(,)?) => {
+        // SAFETY (all four lists): each set's functions need exactly the CPU
+        // features its `supported` checks, and accept every input of their
+        // types (see each kernel file).
+        static UNPACK: &[Candidate<UnpackFn>] = &[$(unsafe {
+            Candidate::new($set.name, $set.level, $set.supported, $set.unpack_max)
+        }),+];
+        static PACK: &[Candidate<PackFn>] = &[$(unsafe {
+            Candidate::new($set.name, $set.level, $set.supported, $set.pack)
+        }),+];
+        static HIST_DENSE: &[Candidate<HistDenseFn>] = &[$(unsafe {
+            Candidate::new($set.name, $set.level, $set.supported, $set.histogram_dense)
+        }),+];
+        static HIST_RAW: &[Candidate<HistRawFn>] = &[$(unsafe {
+            Candidate::new($set.name, $set.level, $set.supported, $set.histogram_raw)
+        }),+];
+    };
+}
+
+lists!(SCALAR);
+
+simd_core::dispatch! {
+    /// `raw[i] = max(raw[i], dense register i)` with the best kernel.
+    pub(crate) fn unpack_max(dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTERS]) -> () = UNPACK;
+}
+simd_core::dispatch! {
+    /// Packs raw registers into a dense body with the best kernel.
+    pub(crate) fn pack(raw: &[u8; REGISTERS], dense: &mut [u8; DENSE_BODY]) -> () = PACK;
+}
+simd_core::dispatch! {
+    /// Histogram of dense registers with the best kernel.
+    pub(crate) fn histogram_dense(dense: &[u8; DENSE_BODY]) -> [u32; 64] = HIST_DENSE;
+}
+simd_core::dispatch! {
+    /// Histogram of raw registers with the best kernel.
+    pub(crate) fn histogram_raw(raw: &[u8; REGISTERS]) -> [u32; 64] = HIST_RAW;
+}
+
+/// One instruction set's kernels, proven runnable on this CPU: the way tests
+/// and benchmarks call a specific kernel. Obtain them from [`kernels`].
+#[derive(Clone, Copy, Debug)]
+pub struct Kernel {
+    unpack_max: simd_core::Kernel<UnpackFn>,
+    pack: simd_core::Kernel<PackFn>,
+    histogram_dense: simd_core::Kernel<HistDenseFn>,
+    histogram_raw: simd_core::Kernel<HistRawFn>,
+}
+
+impl Kernel {
+    /// The kernel's name: `"scalar"`, `"avx2"`, `"avx512"`, `"neon"`.
+    pub fn name(&self) -> &'static str {
+        self.unpack_max.name()
+    }
+
+    /// The tier it was written for.
+    pub fn level(&self) -> Level {
+        self.unpack_max.level()
+    }
+
+    /// `raw[i] = max(raw[i], register i of the dense body)` (the merge step
+    /// of `PFCOUNT k1 k2 ..` and `PFMERGE`).
+    pub fn unpack_max(&self, dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTERS]) {
+        // SAFETY: the handle exists only if the CPU supports this kernel.
+        unsafe { (self.unpack_max.func())(dense, raw) }
+    }
+
+    /// Packs raw registers (values `0..=63`) into a dense body.
+    pub fn pack(&self, raw: &[u8; REGISTERS], dense: &mut [u8; DENSE_BODY]) {
+        // SAFETY: the handle exists only if the CPU supports this kernel.
+        unsafe { (self.pack.func())(raw, dense) }
+    }
+
+    /// Histogram of the registers of a dense body.
+    pub fn histogram_dense(&self, dense: &[u8; DENSE_BODY]) -> [u32; 64] {
+        // SAFETY: the handle exists only if the CPU supports this kernel.
+        unsafe { (self.histogram_dense.func())(dense) }
+    }
+
+    /// Histogram of raw registers (values `0..=63`; for larger bytes the
+    /// result is unspecified but memory-safe).
+    pub fn histogram_raw(&self, raw: &[u8; REGISTERS]) -> [u32; 64] {
+        // SAFETY: the handle exists only if the CPU supports this kernel.
+        unsafe { (self.histogram_raw.func())(raw) }
+    }
+}
+
+/// Every kernel set the running CPU supports (ignoring the
+/// `CPU_DETECT_MAX_LEVEL` ceiling), best first, scalar last.
+///
+/// ```
+/// let dense = [0u8; hll::DENSE_BODY];
+/// for k in hll::kernels() {
+///     let mut raw = [0u8; hll::REGISTERS];
+///     k.unpack_max(&dense, &mut raw);
+///     assert_eq!(k.histogram_raw(&raw)[0], 16384, "{}", k.name());
+/// }
+/// ```
+pub fn kernels() -> impl Iterator<Item = Kernel> {
+    // The four lists hold the same sets in the same order with the same
+    // checks, so their supported subsequences line up.
+    simd_core::supported(UNPACK)
+        .zip(simd_core::supported(PACK))
+        .zip(simd_core::supported(HIST_DENSE))
+        .zip(simd_core::supported(HIST_RAW))
+        .map(|(((unpack_max, pack), histogram_dense), histogram_raw)| Kernel {
+            unpack_max,
+            pack,
+            histogram_dense,
+            histogram_raw,
+        })
+}
+
+/// The name of the kernel set the dispatchers use on this machine (after
+/// the ceiling).
+pub fn selected_kernel() -> &'static str {
+    simd_core::select(UNPACK).name()
+}

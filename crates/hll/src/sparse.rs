@@ -1,0 +1,361 @@
+//! The sparse encoding: validation, the register-set routine PFADD and
+//! PFMERGE use (byte for byte the servers' opcode splitting and bounded VAL
+//! merge pass), and decoding into a histogram or a raw accumulator.
+//!
+//! All offsets here are absolute offsets into the whole string (header
+//! included), so no sub-slice bookkeeping can drift.
+
+use crate::error::{Error, ErrorKind};
+use crate::{HDR, REGISTERS};
+use alloc::vec::Vec;
+
+/// Largest run a ZERO opcode holds.
+const ZERO_MAX_LEN: usize = 64;
+/// Largest value a VAL opcode holds.
+pub(crate) const VAL_MAX_VALUE: u8 = 32;
+/// Largest run a VAL opcode holds.
+const VAL_MAX_LEN: usize = 4;
+
+#[inline(always)]
+fn is_zero(b: u8) -> bool {
+    b & 0xc0 == 0
+}
+#[inline(always)]
+fn is_xzero(b: u8) -> bool {
+    b & 0xc0 == 0x40
+}
+#[inline(always)]
+fn is_val(b: u8) -> bool {
+    b & 0x80 != 0
+}
+#[inline(always)]
+fn val_value(b: u8) -> u8 {
+    ((b >> 2) & 31) + 1
+}
+#[inline(always)]
+fn val_len(b: u8) -> usize {
+    usize::from(b & 3) + 1
+}
+#[inline(always)]
+fn val(value: u8, len: usize) -> u8 {
+    debug_assert!((1..=32).contains(&value) && (1..=4).contains(&len));
+    0x80 | ((value - 1) << 2) | (len - 1) as u8
+}
+
+/// Span (registers covered) and byte length of the opcode at `p`. A
+/// truncated XZERO reads its missing byte as 0, as C reads the terminator;
+/// validated strings never end in one (it is completed on input).
+#[inline(always)]
+fn op_at(bytes: &[u8], p: usize) -> (usize, usize) {
+    let b = bytes[p];
+    if is_val(b) {
+        (val_len(b), 1)
+    } else if is_zero(b) {
+        (usize::from(b & 63) + 1, 1)
+    } else {
+        let lo = bytes.get(p + 1).copied().unwrap_or(0);
+        ((usize::from(b & 63) << 8 | usize::from(lo)) + 1, 2)
+    }
+}
+
+/// Appends the zero-run opcode for `len` registers (`1..=16384`).
+#[inline(always)]
+fn push_zeros(seq: &mut [u8; 5], n: &mut usize, len: usize) {
+    if len > ZERO_MAX_LEN {
+        let l = len - 1;
+        seq[*n] = 0x40 | (l >> 8) as u8;
+        seq[*n + 1] = l as u8;
+        *n += 2;
+    } else {
+        seq[*n] = (len - 1) as u8;
+        *n += 1;
+    }
+}
+
+/// What validation found acceptable but in need of completion.
+pub(crate) enum Valid {
+    /// The stream covers exactly 16384 registers.
+    Exact,
+    /// It does so only if the missing second byte of a final XZERO is read
+    /// as 0 (what C does); the caller appends that byte.
+    TruncatedXzero,
+}
+
+/// Checks that the opcodes after the header cover exactly 16384 registers.
+/// Sums are `usize` and stop at the first opcode that passes 16384, so a
+/// hostile string costs at most one pass and no allocation.
+pub(crate) fn validate(bytes: &[u8]) -> Result<Valid, Error> {
+    let mut p = HDR;
+    let mut covered = 0usize;
+    while p < bytes.len() {
+        let (span, len) = op_at(bytes, p);
+        covered += span;
+        if covered > REGISTERS {
+            return Err(Error::new(
+                ErrorKind::Corrupted,
+                p,
+                "sparse opcode runs past register 16383",
+            ));
+        }
+        if p + len > bytes.len() {
+            // Only an XZERO can be cut short (by one byte).
+            return if covered == REGISTERS {
+                Ok(Valid::TruncatedXzero)
+            } else {
+                Err(Error::new(
+                    ErrorKind::Corrupted,
+                    p,
+                    "sparse string ends inside an XZERO opcode",
+                ))
+            };
+        }
+        p += len;
+    }
+    if covered != REGISTERS {
+        return Err(Error::new(
+            ErrorKind::Corrupted,
+            bytes.len(),
+            "sparse opcodes end before register 16383",
+        ));
+    }
+    Ok(Valid::Exact)
+}
+
+/// Where a register-set walk may start: an opcode boundary (absolute offset)
+/// and the first register it covers. Start of stream: `Cursor::START`.
+#[derive(Clone, Copy)]
+pub(crate) struct Cursor {
+    off: usize,
+    first: usize,
+}
+
+impl Cursor {
+    pub(crate) const START: Cursor = Cursor {
+        off: HDR,
+        first: 0,
+    };
+}
+
+/// The outcome of [`set`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Set {
+    /// The register already held `count` or more.
+    Unchanged,
+    /// The bytes changed (the cache is invalidated).
+    Changed,
+    /// The value does not fit or the string would pass the size limit: the
+    /// caller converts to dense and sets the register there.
+    NeedsDense,
+}
+
+/// Raises register `index` to `count` in the sparse string `bytes` exactly
+/// as the servers' `hllSparseSet` does (see the spec's five steps).
+///
+/// `cur` must be at an opcode boundary that does not cover `index` (or be
+/// [`Cursor::START`]); on return it is moved to a boundary that stays valid
+/// for any later call with a larger index (used by merges, which set
+/// registers in ascending order, to avoid rescanning the prefix).
+pub(crate) fn set(bytes: &mut Vec<u8>, index: usize, count: u8, limit: usize, cur: &mut Cursor) -> Set {
+    if count > VAL_MAX_VALUE {
+        return Set::NeedsDense;
+    }
+    let end = bytes.len();
+    let mut p = cur.off;
+    let mut first = cur.first;
+    // The two opcodes before `p` (offset, first register), if known.
+    let mut prev: Option<Cursor> = None;
+    let mut prevprev: Option<Cursor> = None;
+    let (span, oplen) = loop {
+        if p >= end {
+            // Unreachable for validated strings; report "no change" rather
+            // than index out of bounds.
+            return Set::Unchanged;
+        }
+        let (span, len) = op_at(bytes, p);
+        if index < first + span {
+            break (span, len);
+        }
+        prevprev = prev;
+        prev = Some(Cursor { off: p, first });
+        p += len;
+        first += span;
+    };
+    // Everything before `prev` stays as it is whatever happens below, and
+    // `prevprev` never covers a later (larger) index.
+    *cur = prevprev.unwrap_or(*cur);
+    let op = bytes[p];
+
+    if is_val(op) {
+        let old = val_value(op);
+        if old >= count {
+            return Set::Unchanged;
+        }
+        if span == 1 {
+            bytes[p] = val(count, 1);
+            merge_pass(bytes, prev.map_or(HDR, |c| c.off));
+            return Set::Changed;
+        }
+    } else if is_zero(op) && span == 1 {
+        bytes[p] = val(count, 1);
+        merge_pass(bytes, prev.map_or(HDR, |c| c.off));
+        return Set::Changed;
+    }
+
+    // General case: split the opcode around `index`.
+    let last = first + span - 1;
+    let mut seq = [0u8; 5];
+    let mut n = 0;
+    if is_val(op) {
+        let v = val_value(op);
+        if index != first {
+            seq[n] = val(v, index - first);
+            n += 1;
+        }
+        seq[n] = val(count, 1);
+        n += 1;
+        if index != last {
+            seq[n] = val(v, last - index);
+            n += 1;
+        }
+    } else {
+        if index != first {
+            push_zeros(&mut seq, &mut n, index - first);
+        }
+        seq[n] = val(count, 1);
+        n += 1;
+        if index != last {
+            push_zeros(&mut seq, &mut n, last - index);
+        }
+    }
+
+    if n > oplen {
+        if end + (n - oplen) > limit {
+            return Set::NeedsDense;
+        }
+        bytes.resize(end + (n - oplen), 0);
+        bytes.copy_within(p + oplen..end, p + n);
+    } else if n < oplen {
+        // A non-canonical XZERO of one register became one VAL.
+        bytes.copy_within(p + oplen..end, p + n);
+        bytes.truncate(end - (oplen - n));
+    }
+    bytes[p..p + n].copy_from_slice(&seq[..n]);
+    merge_pass(bytes, prev.map_or(HDR, |c| c.off));
+    Set::Changed
+}
+
+/// Step 6: up to five steps from `p`, fusing adjacent VALs of equal value
+/// whose runs add up to at most 4; then invalidates the cached count.
+fn merge_pass(bytes: &mut Vec<u8>, mut p: usize) {
+    let mut end = bytes.len();
+    let mut budget = 5;
+    while p < end && budget > 0 {
+        budget -= 1;
+        let b = bytes[p];
+        if is_xzero(b) {
+            p += 2;
+            continue;
+        }
+        if is_zero(b) {
+            p += 1;
+            continue;
+        }
+        if p + 1 < end {
+            let c = bytes[p + 1];
+            if is_val(c) && val_value(b) == val_value(c) {
+                let len = val_len(b) + val_len(c);
+                if len <= VAL_MAX_LEN {
+                    bytes[p + 1] = val(val_value(b), len);
+                    bytes.copy_within(p + 1..end, p);
+                    end -= 1;
+                    bytes.truncate(end);
+                    continue; // try the fused VAL with the next one
+                }
+            }
+        }
+        p += 1;
+    }
+    bytes[15] |= 0x80;
+}
+
+/// Calls `run(first_register, len, value)` for every VAL opcode of a
+/// validated sparse string; zero runs are skipped. Stops (never panics) if
+/// a run would pass register 16383.
+#[inline(always)]
+fn for_each_val(bytes: &[u8], mut run: impl FnMut(usize, usize, u8)) {
+    let mut p = HDR;
+    let mut i = 0usize;
+    while p < bytes.len() {
+        let b = bytes[p];
+        if is_val(b) {
+            let len = val_len(b);
+            if i + len > REGISTERS {
+                return;
+            }
+            run(i, len, val_value(b));
+            i += len;
+            p += 1;
+        } else if is_zero(b) {
+            i += usize::from(b & 63) + 1;
+            p += 1;
+        } else {
+            let (span, len) = op_at(bytes, p);
+            i += span;
+            p += len;
+        }
+    }
+}
+
+/// Register `i` of a validated sparse string (linear in its length).
+pub(crate) fn get(bytes: &[u8], i: usize) -> u8 {
+    let mut out = 0;
+    for_each_val(bytes, |first, len, v| {
+        if (first..first + len).contains(&i) {
+            out = v;
+        }
+    });
+    out
+}
+
+/// Register-wise max of a sparse string into a raw accumulator, straight
+/// from the opcodes (no dense copy).
+pub(crate) fn max_into(bytes: &[u8], raw: &mut [u8; REGISTERS]) {
+    for_each_val(bytes, |first, len, v| {
+        for r in &mut raw[first..first + len] {
+            *r = (*r).max(v);
+        }
+    });
+}
+
+/// Register histogram of a sparse string.
+pub(crate) fn histogram(bytes: &[u8]) -> [u32; 64] {
+    let mut h = [0u32; 64];
+    let mut nonzero = 0u32;
+    for_each_val(bytes, |_, len, v| {
+        h[usize::from(v)] += len as u32;
+        nonzero += len as u32;
+    });
+    h[0] = REGISTERS as u32 - nonzero;
+    h
+}
+
+/// Writes the PFDEBUG DECODE form: `z:N` (ZERO), `Z:N` (XZERO), `v:V,N`
+/// (VAL), separated by single spaces.
+pub(crate) fn decode(bytes: &[u8], f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+    let mut p = HDR;
+    let mut sep = "";
+    while p < bytes.len() {
+        let b = bytes[p];
+        let (span, len) = op_at(bytes, p);
+        if is_val(b) {
+            write!(f, "{sep}v:{},{}", val_value(b), span)?;
+        } else if is_zero(b) {
+            write!(f, "{sep}z:{span}")?;
+        } else {
+            write!(f, "{sep}Z:{span}")?;
+        }
+        sep = " ";
+        p += len;
+    }
+    Ok(())
+}

@@ -1,0 +1,245 @@
+//! Every case of the golden files recorded from Redis 7.0.15 (Valkey 9.1.2
+//! identical), reproduced byte for byte, with every kernel.
+
+use hll::{count_union, ErrorKind, Hll};
+use serde_json::Value;
+use std::collections::HashMap;
+
+fn load(name: &str) -> Value {
+    let path = format!("{}/../../testdata/hll/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+fn unhex(v: &Value) -> Vec<u8> {
+    hex::decode(v.as_str().unwrap()).unwrap()
+}
+
+/// The elements of an `add` case, from its generator description.
+fn elements(case: &Value) -> Vec<Vec<u8>> {
+    let n = case["n"].as_u64().unwrap();
+    let generator = case["generator"].as_str().unwrap();
+    if let Some(list) = case.get("elements_hex") {
+        let list: Vec<Vec<u8>> = list.as_array().unwrap().iter().map(unhex).collect();
+        assert_eq!(list.len() as u64, n);
+        list
+    } else if generator.starts_with("utf8 'elem:{i}' added one at a time for i = 299 down to 0") {
+        (0..n).rev().map(|i| format!("elem:{i}").into_bytes()).collect()
+    } else if generator == "utf8 'elem:{i}'" {
+        (0..n).map(|i| format!("elem:{i}").into_bytes()).collect()
+    } else if generator == "8-byte little-endian u64 i" {
+        (0..n).map(|i| i.to_le_bytes().to_vec()).collect()
+    } else {
+        panic!("unknown generator {generator}")
+    }
+}
+
+/// Builds every `add` case, checks it, and returns the HLLs after PFCOUNT.
+fn add_cases() -> HashMap<String, Hll> {
+    let golden = load("cases.json");
+    let mut built = HashMap::new();
+    for case in golden["cases"].as_array().unwrap() {
+        if case["kind"] != "add" {
+            continue;
+        }
+        let name = case["name"].as_str().unwrap();
+        let chunk = case["chunk"].as_u64().unwrap() as usize;
+        let mut h = Hll::new();
+        let elems = elements(case);
+        for c in elems.chunks(chunk.max(1)) {
+            h.add_all(c);
+        }
+        assert_eq!(hex::encode(h.as_bytes()), case["bytes_after_add"].as_str().unwrap(), "{name}: bytes after PFADD");
+        assert_eq!(h.is_sparse(), case["encoding"] == "sparse", "{name}");
+        let want = case["count"].as_u64().unwrap();
+        assert_eq!(h.count(), want, "{name}: count");
+        assert_eq!(hex::encode(h.as_bytes()), case["bytes_after_count"].as_str().unwrap(), "{name}: bytes after PFCOUNT");
+        assert_eq!(h.count(), want, "{name}: cached count");
+        // Round trip through the validator.
+        assert_eq!(Hll::from_bytes(h.as_bytes()).unwrap(), h, "{name}");
+        built.insert(name.to_string(), h);
+    }
+    built
+}
+
+#[test]
+fn add_count_bytes() {
+    assert_eq!(add_cases().len(), 23);
+}
+
+#[test]
+fn merge_and_union() {
+    let built = add_cases();
+    let golden = load("cases.json");
+    let mut seen = 0;
+    for case in golden["cases"].as_array().unwrap() {
+        if case["kind"] != "merge" {
+            continue;
+        }
+        seen += 1;
+        let name = case["name"].as_str().unwrap();
+        let sources: Vec<&Hll> = case["sources"].as_array().unwrap().iter().map(|s| &built[s.as_str().unwrap()]).collect();
+        assert_eq!(count_union(&sources), case["pfcount_union_of_sources"].as_u64().unwrap(), "{name}: union");
+        // The union is symmetric and idempotent.
+        let mut doubled = sources.clone();
+        doubled.extend(sources.iter().rev());
+        assert_eq!(count_union(&doubled), case["pfcount_union_of_sources"].as_u64().unwrap(), "{name}");
+
+        let mut dest = match case["dest_initial"].as_str() {
+            Some(d) => built[d].clone(),
+            None => Hll::new(),
+        };
+        dest.merge(&sources);
+        assert_eq!(hex::encode(dest.as_bytes()), case["bytes_after_merge"].as_str().unwrap(), "{name}: bytes after PFMERGE");
+        assert_eq!(dest.is_sparse(), case["encoding"] == "sparse", "{name}");
+        assert_eq!(dest.count(), case["count"].as_u64().unwrap(), "{name}: count");
+        assert_eq!(hex::encode(dest.as_bytes()), case["bytes_after_count"].as_str().unwrap(), "{name}: bytes after PFCOUNT");
+    }
+    assert_eq!(seen, 6);
+}
+
+/// Golden registers through every kernel: unpack, pack back, histograms.
+#[test]
+fn kernels_on_golden() {
+    let built = add_cases();
+    for (name, h) in &built {
+        let regs = h.registers();
+        if h.is_sparse() {
+            continue;
+        }
+        let body: &[u8; hll::DENSE_BODY] = h.as_bytes()[16..].try_into().unwrap();
+        for k in hll::kernels() {
+            let mut raw = [0u8; hll::REGISTERS];
+            k.unpack_max(body, &mut raw);
+            assert_eq!(raw, regs, "{name} {}", k.name());
+            let mut packed = [0u8; hll::DENSE_BODY];
+            k.pack(&raw, &mut packed);
+            assert_eq!(&packed, body, "{name} {}", k.name());
+            assert_eq!(k.histogram_dense(body), k.histogram_raw(&raw), "{name} {}", k.name());
+        }
+    }
+}
+
+/// The PFDEBUG DECODE form of the spec's order example.
+#[test]
+fn insertion_order_matters() {
+    // Registers 100..104 all set to 1, ascending then descending.
+    let mut up = Hll::new();
+    let mut down = Hll::new();
+    let hashes: Vec<u64> = (100..105u64).map(|i| i | (1 << 14)).collect();
+    for &h in &hashes {
+        up.add_hash(h);
+    }
+    for &h in hashes.iter().rev() {
+        down.add_hash(h);
+    }
+    assert_eq!(up.to_string(), "Z:100 v:1,4 v:1,1 Z:16279");
+    assert_eq!(down.to_string(), "Z:100 v:1,1 v:1,4 Z:16279");
+    assert_eq!(up.registers(), down.registers());
+    let mut abc = Hll::new();
+    abc.add_all(["a", "b", "c"]);
+    assert_eq!(hex::encode(&abc.as_bytes()[16..]), "60f38050b1844bfb80425a");
+}
+
+fn malformed_bytes(case: &Value) -> Vec<u8> {
+    if let Some(b) = case["bytes"].as_str() {
+        return hex::decode(b).unwrap();
+    }
+    let note = case["bytes_note"].as_str().unwrap();
+    assert_eq!(case["name"], "cve-2025-32023-idx-overflow", "{note}");
+    // "header 'HYLL' 01 00 00 00, 7 zero bytes, 0x80, then 132072 times 7f ff, then ff"
+    let mut v = b"HYLL\x01\0\0\0".to_vec();
+    v.extend_from_slice(&[0; 7]);
+    v.push(0x80);
+    for _ in 0..132072 {
+        v.extend_from_slice(&[0x7f, 0xff]);
+    }
+    v.push(0xff);
+    v
+}
+
+#[test]
+fn malformed_classification() {
+    let golden = load("malformed.json");
+    for case in golden["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let bytes = malformed_bytes(case);
+        let answers = &case["answers"];
+        let t = std::time::Instant::now();
+        let got = Hll::from_bytes(&bytes);
+        assert!(t.elapsed().as_millis() < 500, "{name}: validation took {:?}", t.elapsed());
+        let errors: Vec<&str> = ["pfcount", "pfcount_x_x", "pfadd", "pfmerge"]
+            .iter()
+            .filter_map(|k| answers[k].get("error").and_then(Value::as_str))
+            .collect();
+        if errors.contains(&"WRONGTYPE") {
+            let e = got.expect_err(name);
+            assert_eq!(e.kind(), ErrorKind::NotHll, "{name}: {e}");
+            assert_eq!(e.kind().server_code(), "WRONGTYPE");
+        } else if errors.contains(&"INVALIDOBJ") {
+            // Servers report it where they read the registers; PFADD may
+            // have succeeded lazily. We reject up front (documented).
+            let e = got.expect_err(name);
+            assert_eq!(e.kind(), ErrorKind::Corrupted, "{name}: {e}");
+            assert!(!e.to_string().is_empty());
+        } else {
+            let mut h = got.unwrap_or_else(|e| panic!("{name}: {e}"));
+            let want = answers["pfcount"]["ok"].as_i64().unwrap() as u64;
+            let union = answers["pfcount_x_x"]["ok"].as_i64().unwrap() as u64;
+            assert_eq!(count_union(&[&h, &h]), union, "{name}: PFCOUNT x x");
+            assert_eq!(h.count(), want, "{name}: PFCOUNT");
+            if answers["pfadd"]["ok"] == 0 {
+                assert!(!h.add(b"some element"), "{name}");
+            }
+            let mut m = h.clone();
+            m.merge(&[&h]);
+            let _ = h.to_string();
+        }
+    }
+}
+
+#[test]
+fn cve_2025_32023_rejected_at_first_overflow() {
+    let golden = load("malformed.json");
+    let case = golden["cases"].as_array().unwrap().iter().find(|c| c["name"] == "cve-2025-32023-idx-overflow").unwrap();
+    let e = Hll::from_bytes(&malformed_bytes(case)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Corrupted);
+    assert_eq!(e.offset(), 18, "{e}");
+}
+
+#[test]
+fn degenerate_all_63() {
+    let mut b = b"HYLL\0\0\0\0\0\0\0\0\0\0\0\x80".to_vec();
+    b.resize(hll::DENSE_BYTES, 0xff);
+    let mut h = Hll::from_bytes(&b).unwrap();
+    assert_eq!(h.count(), 1 << 63);
+    // Cache bytes as the server writes them: still marked invalid.
+    assert_eq!(&h.as_bytes()[8..16], &[0, 0, 0, 0, 0, 0, 0, 0x80]);
+    assert_eq!(h.cached_count(), None);
+    assert_eq!(h.count(), 1 << 63);
+    assert!(!h.add(b"x"));
+    assert_eq!(count_union(&[&h]), 1 << 63);
+}
+
+#[test]
+fn truncated_xzero_completed() {
+    let b = hex::decode("48594c4c0100000000000000000000807efe41").unwrap();
+    let mut h = Hll::from_bytes(&b).unwrap();
+    assert_eq!(h.as_bytes().len(), b.len() + 1);
+    assert_eq!(h.to_string(), "Z:16127 Z:257");
+    assert_eq!(h.count(), 0);
+}
+
+#[test]
+fn sparse_limit_is_configurable() {
+    let elems: Vec<String> = (0..300).map(|i| format!("elem:{i}")).collect();
+    let mut small = Hll::new().with_sparse_max_bytes(200);
+    small.add_all(&elems);
+    assert!(!small.is_sparse());
+    let mut big = Hll::new().with_sparse_max_bytes(100_000);
+    big.add_all((0..3000).map(|i| format!("elem:{i}")));
+    assert!(big.is_sparse());
+    let mut default = Hll::new();
+    default.add_all((0..3000).map(|i| format!("elem:{i}")));
+    assert_eq!(big.registers(), default.registers());
+    assert_eq!(big.estimate(), default.estimate());
+}

@@ -88,24 +88,47 @@ pub(crate) static COUNT: [Candidate<CountFn>; 2] = {
     // `supported` test checks.
     unsafe {
         [
-            Candidate::new("zbb", Level::Scalar, |f| f.zbb, crate::kernels::riscv64::count),
+            Candidate::new(
+                "zbb",
+                Level::Scalar,
+                |f| f.zbb,
+                crate::kernels::riscv64::count,
+            ),
             Candidate::new("scalar", Level::Scalar, |_| true, scalar::count_kernel),
         ]
     }
 };
 
 /// The count kernels: the portable one only.
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "riscv64")))]
+#[cfg(not(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    target_arch = "riscv64"
+)))]
 pub(crate) static COUNT: [Candidate<CountFn>; 1] = {
     // SAFETY: the scalar kernel runs everywhere.
-    unsafe { [Candidate::new("scalar", Level::Scalar, |_| true, scalar::count_kernel)] }
+    unsafe {
+        [Candidate::new(
+            "scalar",
+            Level::Scalar,
+            |_| true,
+            scalar::count_kernel,
+        )]
+    }
 };
 
 /// The BITPOS scan kernels: the portable one only.
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub(crate) static FIND: [Candidate<FindFn>; 1] = {
     // SAFETY: the scalar scan runs everywhere.
-    unsafe { [Candidate::new("scalar", Level::Scalar, |_| true, scalar::find_not_kernel)] }
+    unsafe {
+        [Candidate::new(
+            "scalar",
+            Level::Scalar,
+            |_| true,
+            scalar::find_not_kernel,
+        )]
+    }
 };
 
 /// The scan kernel to pair with the count kernel `name`.

@@ -37,8 +37,16 @@ fn bitpos_args(args: &[Value]) -> BitposRange {
     match args {
         [] => BitposRange::All,
         [s] => BitposRange::From(int(s)),
-        [s, e] => BitposRange::Between { start: int(s), end: int(e), unit: Unit::Byte },
-        [s, e, u] => BitposRange::Between { start: int(s), end: int(e), unit: unit(u) },
+        [s, e] => BitposRange::Between {
+            start: int(s),
+            end: int(e),
+            unit: Unit::Byte,
+        },
+        [s, e, u] => BitposRange::Between {
+            start: int(s),
+            end: int(e),
+            unit: unit(u),
+        },
         _ => panic!("BITPOS takes 0 to 3 range arguments: {args:?}"),
     }
 }
@@ -59,7 +67,11 @@ fn redis_answers() {
             CountArgs::Whole => bitcount::count(&data),
             CountArgs::Range(s, e, u) => bitcount::count_range(&data, s, e, u),
         };
-        assert_eq!(got, want_count, "case {i}: BITCOUNT {:?}", case["bitcount_args"]);
+        assert_eq!(
+            got, want_count,
+            "case {i}: BITCOUNT {:?}",
+            case["bitcount_args"]
+        );
         let bit = match case["bitpos_bit"].as_i64() {
             Some(0) => false,
             Some(1) => true,
@@ -67,14 +79,26 @@ fn redis_answers() {
         };
         let range = bitpos_args(case["bitpos_args"].as_array().expect("args"));
         let want_pos = case["bitpos"].as_i64().expect("pos");
-        assert_eq!(bitcount::bitpos(&data, bit, range), want_pos, "case {i}: BITPOS {} {:?} on {} bytes", u8::from(bit), case["bitpos_args"], data.len());
+        assert_eq!(
+            bitcount::bitpos(&data, bit, range),
+            want_pos,
+            "case {i}: BITPOS {} {:?} on {} bytes",
+            u8::from(bit),
+            case["bitpos_args"],
+            data.len()
+        );
         for k in &kernels {
             let got = match count_args {
                 CountArgs::Whole => k.count(&data),
                 CountArgs::Range(s, e, u) => k.count_range(&data, s, e, u),
             };
             assert_eq!(got, want_count, "case {i}: kernel {}", k.name());
-            assert_eq!(k.bitpos(&data, bit, range), want_pos, "case {i}: kernel {}", k.name());
+            assert_eq!(
+                k.bitpos(&data, bit, range),
+                want_pos,
+                "case {i}: kernel {}",
+                k.name()
+            );
         }
         checked += 1;
     }

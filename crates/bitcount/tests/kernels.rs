@@ -41,7 +41,13 @@ fn every_kernel_counts_every_length_and_offset() {
     let s = scalar();
     for k in bitcount::kernels() {
         for_each_len_offset(scaled(1100, 80), 2, |b, off| {
-            assert_eq!(k.count(b), s.count(b), "{} len {} offset {off}", k.name(), b.len());
+            assert_eq!(
+                k.count(b),
+                s.count(b),
+                "{} len {} offset {off}",
+                k.name(),
+                b.len()
+            );
         });
     }
 }
@@ -53,7 +59,12 @@ fn every_kernel_counts_all_ones_and_zeros() {
     for k in bitcount::kernels() {
         for off in 0..scaled(64, 3) {
             for len in 0..=scaled(1100, 80) {
-                assert_eq!(k.count(&ones[off..off + len]), 8 * len as u64, "{}", k.name());
+                assert_eq!(
+                    k.count(&ones[off..off + len]),
+                    8 * len as u64,
+                    "{}",
+                    k.name()
+                );
                 assert_eq!(k.count(&zeros[off..off + len]), 0, "{}", k.name());
             }
         }
@@ -80,7 +91,12 @@ fn every_kernel_scans_every_length_and_offset() {
                     buf[off + at] = skip ^ 0x10;
                     for len in [at, at + 1, at + 7, max] {
                         let s = &buf[off..off + len];
-                        assert_eq!(k.find_not(s, skip), naive_find_not(s, skip), "{} at {at} len {len}", k.name());
+                        assert_eq!(
+                            k.find_not(s, skip),
+                            naive_find_not(s, skip),
+                            "{} at {at} len {len}",
+                            k.name()
+                        );
                     }
                     buf[off + at] = skip;
                 }
@@ -110,8 +126,15 @@ fn ranges_agree_across_kernels() {
             }
         }
         let bits = 8 * len as i64 + 20;
-        let (start, end) = (rng.below(2 * bits as u64) as i64 - bits, rng.below(2 * bits as u64) as i64 - bits);
-        let unit = if rng.below(2) == 0 { Unit::Byte } else { Unit::Bit };
+        let (start, end) = (
+            rng.below(2 * bits as u64) as i64 - bits,
+            rng.below(2 * bits as u64) as i64 - bits,
+        );
+        let unit = if rng.below(2) == 0 {
+            Unit::Byte
+        } else {
+            Unit::Bit
+        };
         let ranges = [
             BitposRange::All,
             BitposRange::From(start),
@@ -122,14 +145,23 @@ fn ranges_agree_across_kernels() {
         for bit in [false, true] {
             for r in ranges {
                 let want = s.bitpos(&data, bit, r);
-                assert_eq!(bitcount::bitpos(&data, bit, r), want, "{data:02x?} {bit} {r:?}");
+                assert_eq!(
+                    bitcount::bitpos(&data, bit, r),
+                    want,
+                    "{data:02x?} {bit} {r:?}"
+                );
                 for k in &ks {
                     assert_eq!(k.bitpos(&data, bit, r), want, "{} {bit} {r:?}", k.name());
                 }
             }
         }
         for k in &ks {
-            assert_eq!(k.count_range(&data, start, end, unit), want_count, "{}", k.name());
+            assert_eq!(
+                k.count_range(&data, start, end, unit),
+                want_count,
+                "{}",
+                k.name()
+            );
         }
     }
 }
@@ -143,24 +175,45 @@ fn bit_mode_matches_bit_model() {
     let mut rng = Rng::new(11);
     for _ in 0..scaled(4000, 200) {
         let len = rng.below(24) as usize;
-        let data: Vec<u8> = (0..len).map(|_| [0x00, 0xff, rng.next_u64() as u8][rng.below(3) as usize]).collect();
+        let data: Vec<u8> = (0..len)
+            .map(|_| [0x00, 0xff, rng.next_u64() as u8][rng.below(3) as usize])
+            .collect();
         let total = 8 * len as i64;
         let start = rng.below(2 * total as u64 + 10) as i64 - total - 5;
         let end = rng.below(2 * total as u64 + 10) as i64 - total - 5;
         // The model: normalise, then walk the bits.
         let norm = |v: i64| if v < 0 { (v + total).max(0) } else { v };
         let (s, e) = (norm(start), norm(end).min(total - 1));
-        let range = if s <= e { s as usize..=e as usize } else { 1..=0 };
+        let range = if s <= e {
+            s as usize..=e as usize
+        } else {
+            1..=0
+        };
         let want_count = if start < 0 && end < 0 && start > end {
             0
         } else {
             range.clone().filter(|&i| bit(&data, i)).count() as u64
         };
-        assert_eq!(bitcount::count_range(&data, start, end, Unit::Bit), want_count, "{data:02x?} {start} {end}");
+        assert_eq!(
+            bitcount::count_range(&data, start, end, Unit::Bit),
+            want_count,
+            "{data:02x?} {start} {end}"
+        );
         for b in [false, true] {
-            let want = range.clone().find(|&i| bit(&data, i) == b).map_or(-1, |i| i as i64);
-            let r = BitposRange::Between { start, end, unit: Unit::Bit };
-            assert_eq!(bitcount::bitpos(&data, b, r), want, "{data:02x?} {b} {start} {end}");
+            let want = range
+                .clone()
+                .find(|&i| bit(&data, i) == b)
+                .map_or(-1, |i| i as i64);
+            let r = BitposRange::Between {
+                start,
+                end,
+                unit: Unit::Bit,
+            };
+            assert_eq!(
+                bitcount::bitpos(&data, b, r),
+                want,
+                "{data:02x?} {b} {start} {end}"
+            );
         }
     }
 }
@@ -176,7 +229,12 @@ fn large_buffers_with_known_counts() {
     let want = (len / 256) as u64 * 1024 + naive_count(&data[len - len % 256..]);
     for k in bitcount::kernels() {
         assert_eq!(k.count(&data), want, "{}", k.name());
-        assert_eq!(k.count(&data[3..]), want - naive_count(&data[..3]), "{}", k.name());
+        assert_eq!(
+            k.count(&data[3..]),
+            want - naive_count(&data[..3]),
+            "{}",
+            k.name()
+        );
     }
     assert_eq!(bitcount::count(&data), want);
     let ones = vec![0xffu8; 17 << 20];
@@ -187,9 +245,18 @@ fn large_buffers_with_known_counts() {
     }
     // BITPOS far into a large buffer, and the zero-padding rule.
     zeros[(17 << 20) - 5] = 0x01;
-    assert_eq!(bitcount::bitpos(&zeros, true, BitposRange::All), 8 * ((17 << 20) - 5) as i64 + 7);
-    assert_eq!(bitcount::bitpos(&ones, false, BitposRange::All), 8 * ones.len() as i64);
-    assert_eq!(bitcount::count_range(&ones, 1, -2, Unit::Bit), 8 * ones.len() as u64 - 2);
+    assert_eq!(
+        bitcount::bitpos(&zeros, true, BitposRange::All),
+        8 * ((17 << 20) - 5) as i64 + 7
+    );
+    assert_eq!(
+        bitcount::bitpos(&ones, false, BitposRange::All),
+        8 * ones.len() as i64
+    );
+    assert_eq!(
+        bitcount::count_range(&ones, 1, -2, Unit::Bit),
+        8 * ones.len() as u64 - 2
+    );
 }
 
 fn check_all(data: &[u8]) {
@@ -198,7 +265,12 @@ fn check_all(data: &[u8]) {
     for k in bitcount::kernels() {
         assert_eq!(k.count(data), want, "{}", k.name());
         for skip in [0x00, 0xff] {
-            assert_eq!(k.find_not(data, skip), naive_find_not(data, skip), "{}", k.name());
+            assert_eq!(
+                k.find_not(data, skip),
+                naive_find_not(data, skip),
+                "{}",
+                k.name()
+            );
         }
     }
 }

@@ -101,7 +101,9 @@ fn first_nonzero(x: uint8x16_t) -> usize {
     // 0xff per nonzero byte, then SHRN #4 packs each byte into one nibble of
     // a 64-bit mask (NEON has no movemask).
     let t = vtstq_u8(x, x);
-    let m = vget_lane_u64::<0>(vreinterpret_u64_u8(vshrn_n_u16::<4>(vreinterpretq_u16_u8(t))));
+    let m = vget_lane_u64::<0>(vreinterpret_u64_u8(vshrn_n_u16::<4>(vreinterpretq_u16_u8(
+        t,
+    ))));
     (m.trailing_zeros() / 4) as usize
 }
 

@@ -141,12 +141,14 @@ pub fn kernels() -> impl Iterator<Item = Kernel> {
         .zip(simd_core::supported(PACK))
         .zip(simd_core::supported(HIST_DENSE))
         .zip(simd_core::supported(HIST_RAW))
-        .map(|(((unpack_max, pack), histogram_dense), histogram_raw)| Kernel {
-            unpack_max,
-            pack,
-            histogram_dense,
-            histogram_raw,
-        })
+        .map(
+            |(((unpack_max, pack), histogram_dense), histogram_raw)| Kernel {
+                unpack_max,
+                pack,
+                histogram_dense,
+                histogram_raw,
+            },
+        )
 }
 
 /// The name of the kernel set the dispatchers use on this machine (after

@@ -4,7 +4,8 @@
 
 use crate::REGISTERS;
 
-const ALPHA_INF: f64 = 0.721_347_520_444_481_703_680;
+/// 0.721347520444481703680 as the servers write it; this is the same f64.
+const ALPHA_INF: f64 = 0.721_347_520_444_481_7;
 
 /// The count for a register histogram (`h[v]` = registers holding `v`;
 /// values 52..=63 only occur in crafted dense strings and are ignored, as
@@ -26,9 +27,9 @@ pub(crate) fn estimate(h: &[u32; 64]) -> u64 {
 /// replies as -9223372036854775808.
 fn to_reply(e: f64) -> u64 {
     const TWO_63: f64 = 9_223_372_036_854_775_808.0;
-    // `!(e < TWO_63)` also catches NaN (not reachable: z > 0 or z == 0 with
-    // a finite positive numerator), mapping it like the servers would.
-    if !(e < TWO_63) {
+    // NaN is not reachable (z > 0, or z == 0 under a finite positive
+    // numerator); it maps like the servers would map it.
+    if e.is_nan() || e >= TWO_63 {
         return 1 << 63;
     }
     round_half_away(e) as u64
@@ -112,7 +113,11 @@ pub(crate) fn sqrt(x: f64) -> f64 {
     if low == 1 && (!exact || q & 1 == 1) {
         q += 1;
     }
-    let (q, e2) = if q >> 53 != 0 { (q >> 1, e2 + 2) } else { (q, e2 + 1) };
+    let (q, e2) = if q >> 53 != 0 {
+        (q >> 1, e2 + 2)
+    } else {
+        (q, e2 + 1)
+    };
     let biased = (e2 + 1075) as u64;
     f64::from_bits((biased << 52) | (q as u64 & ((1 << 52) - 1)))
 }
@@ -136,6 +141,12 @@ mod tests {
         let mut h = [0u32; 64];
         h[51] = REGISTERS as u32;
         assert_eq!(estimate(&h), 1 << 63);
+    }
+
+    #[test]
+    fn alpha_literal() {
+        // The servers' 21-digit literal rounds to the same f64.
+        assert_eq!(ALPHA_INF, "0.721347520444481703680".parse::<f64>().unwrap());
     }
 
     #[test]

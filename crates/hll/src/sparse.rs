@@ -130,10 +130,7 @@ pub(crate) struct Cursor {
 }
 
 impl Cursor {
-    pub(crate) const START: Cursor = Cursor {
-        off: HDR,
-        first: 0,
-    };
+    pub(crate) const START: Cursor = Cursor { off: HDR, first: 0 };
 }
 
 /// The outcome of [`set`].
@@ -155,7 +152,13 @@ pub(crate) enum Set {
 /// [`Cursor::START`]); on return it is moved to a boundary that stays valid
 /// for any later call with a larger index (used by merges, which set
 /// registers in ascending order, to avoid rescanning the prefix).
-pub(crate) fn set(bytes: &mut Vec<u8>, index: usize, count: u8, limit: usize, cur: &mut Cursor) -> Set {
+pub(crate) fn set(
+    bytes: &mut Vec<u8>,
+    index: usize,
+    count: u8,
+    limit: usize,
+    cur: &mut Cursor,
+) -> Set {
     if count > VAL_MAX_VALUE {
         return Set::NeedsDense;
     }

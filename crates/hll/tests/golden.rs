@@ -23,7 +23,10 @@ fn elements(case: &Value) -> Vec<Vec<u8>> {
         assert_eq!(list.len() as u64, n);
         list
     } else if generator.starts_with("utf8 'elem:{i}' added one at a time for i = 299 down to 0") {
-        (0..n).rev().map(|i| format!("elem:{i}").into_bytes()).collect()
+        (0..n)
+            .rev()
+            .map(|i| format!("elem:{i}").into_bytes())
+            .collect()
     } else if generator == "utf8 'elem:{i}'" {
         (0..n).map(|i| format!("elem:{i}").into_bytes()).collect()
     } else if generator == "8-byte little-endian u64 i" {
@@ -48,11 +51,19 @@ fn add_cases() -> HashMap<String, Hll> {
         for c in elems.chunks(chunk.max(1)) {
             h.add_all(c);
         }
-        assert_eq!(hex::encode(h.as_bytes()), case["bytes_after_add"].as_str().unwrap(), "{name}: bytes after PFADD");
+        assert_eq!(
+            hex::encode(h.as_bytes()),
+            case["bytes_after_add"].as_str().unwrap(),
+            "{name}: bytes after PFADD"
+        );
         assert_eq!(h.is_sparse(), case["encoding"] == "sparse", "{name}");
         let want = case["count"].as_u64().unwrap();
         assert_eq!(h.count(), want, "{name}: count");
-        assert_eq!(hex::encode(h.as_bytes()), case["bytes_after_count"].as_str().unwrap(), "{name}: bytes after PFCOUNT");
+        assert_eq!(
+            hex::encode(h.as_bytes()),
+            case["bytes_after_count"].as_str().unwrap(),
+            "{name}: bytes after PFCOUNT"
+        );
         assert_eq!(h.count(), want, "{name}: cached count");
         // Round trip through the validator.
         assert_eq!(Hll::from_bytes(h.as_bytes()).unwrap(), h, "{name}");
@@ -77,22 +88,47 @@ fn merge_and_union() {
         }
         seen += 1;
         let name = case["name"].as_str().unwrap();
-        let sources: Vec<&Hll> = case["sources"].as_array().unwrap().iter().map(|s| &built[s.as_str().unwrap()]).collect();
-        assert_eq!(count_union(&sources), case["pfcount_union_of_sources"].as_u64().unwrap(), "{name}: union");
+        let sources: Vec<&Hll> = case["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| &built[s.as_str().unwrap()])
+            .collect();
+        assert_eq!(
+            count_union(&sources),
+            case["pfcount_union_of_sources"].as_u64().unwrap(),
+            "{name}: union"
+        );
         // The union is symmetric and idempotent.
         let mut doubled = sources.clone();
         doubled.extend(sources.iter().rev());
-        assert_eq!(count_union(&doubled), case["pfcount_union_of_sources"].as_u64().unwrap(), "{name}");
+        assert_eq!(
+            count_union(&doubled),
+            case["pfcount_union_of_sources"].as_u64().unwrap(),
+            "{name}"
+        );
 
         let mut dest = match case["dest_initial"].as_str() {
             Some(d) => built[d].clone(),
             None => Hll::new(),
         };
         dest.merge(&sources);
-        assert_eq!(hex::encode(dest.as_bytes()), case["bytes_after_merge"].as_str().unwrap(), "{name}: bytes after PFMERGE");
+        assert_eq!(
+            hex::encode(dest.as_bytes()),
+            case["bytes_after_merge"].as_str().unwrap(),
+            "{name}: bytes after PFMERGE"
+        );
         assert_eq!(dest.is_sparse(), case["encoding"] == "sparse", "{name}");
-        assert_eq!(dest.count(), case["count"].as_u64().unwrap(), "{name}: count");
-        assert_eq!(hex::encode(dest.as_bytes()), case["bytes_after_count"].as_str().unwrap(), "{name}: bytes after PFCOUNT");
+        assert_eq!(
+            dest.count(),
+            case["count"].as_u64().unwrap(),
+            "{name}: count"
+        );
+        assert_eq!(
+            hex::encode(dest.as_bytes()),
+            case["bytes_after_count"].as_str().unwrap(),
+            "{name}: bytes after PFCOUNT"
+        );
     }
     assert_eq!(seen, 6);
 }
@@ -114,7 +150,12 @@ fn kernels_on_golden() {
             let mut packed = [0u8; hll::DENSE_BODY];
             k.pack(&raw, &mut packed);
             assert_eq!(&packed, body, "{name} {}", k.name());
-            assert_eq!(k.histogram_dense(body), k.histogram_raw(&raw), "{name} {}", k.name());
+            assert_eq!(
+                k.histogram_dense(body),
+                k.histogram_raw(&raw),
+                "{name} {}",
+                k.name()
+            );
         }
     }
 }
@@ -166,7 +207,11 @@ fn malformed_classification() {
         let answers = &case["answers"];
         let t = std::time::Instant::now();
         let got = Hll::from_bytes(&bytes);
-        assert!(t.elapsed().as_millis() < 500, "{name}: validation took {:?}", t.elapsed());
+        assert!(
+            t.elapsed().as_millis() < 500,
+            "{name}: validation took {:?}",
+            t.elapsed()
+        );
         let errors: Vec<&str> = ["pfcount", "pfcount_x_x", "pfadd", "pfmerge"]
             .iter()
             .filter_map(|k| answers[k].get("error").and_then(Value::as_str))
@@ -200,7 +245,12 @@ fn malformed_classification() {
 #[test]
 fn cve_2025_32023_rejected_at_first_overflow() {
     let golden = load("malformed.json");
-    let case = golden["cases"].as_array().unwrap().iter().find(|c| c["name"] == "cve-2025-32023-idx-overflow").unwrap();
+    let case = golden["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "cve-2025-32023-idx-overflow")
+        .unwrap();
     let e = Hll::from_bytes(&malformed_bytes(case)).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Corrupted);
     assert_eq!(e.offset(), 18, "{e}");

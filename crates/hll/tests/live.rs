@@ -1,0 +1,252 @@
+//! Live differential test against real servers: random PFADD (random
+//! chunking), PFCOUNT (one and several keys), PFMERGE (sparse, dense, mixed,
+//! into existing keys), DEL, SET and GET, with the bytes of every touched
+//! key compared after every step, under several `hll-sparse-max-bytes`.
+//!
+//! Reads `REDIS_URL` and `VALKEY_URL` (`redis://127.0.0.1:PORT/`); prints
+//! `skipped: REDIS_URL not set` (or VALKEY_URL) and passes when unset.
+//! `HLL_LIVE_STEPS` sets the steps per phase (default 2500).
+
+use hll::{count_union, Hll};
+use redis::{Commands, Connection};
+use simd_core::testing::Rng;
+use std::collections::HashMap;
+
+const KEYS: usize = 6;
+
+struct World {
+    con: Connection,
+    prefix: String,
+    local: HashMap<usize, Hll>,
+    rng: Rng,
+    counter: u64,
+    limit: usize,
+    pfdebug: bool,
+}
+
+impl World {
+    fn key(&self, k: usize) -> String {
+        format!("{}{k}", self.prefix)
+    }
+
+    fn element(&mut self) -> Vec<u8> {
+        match self.rng.below(4) {
+            // Repeats: PFADD answers 0 often.
+            0 => format!("r:{}", self.rng.below(500)).into_bytes(),
+            1 => {
+                let n = self.rng.below(24) as usize;
+                (0..n).map(|_| self.rng.next_u64() as u8).collect()
+            }
+            _ => {
+                self.counter += 1;
+                format!("e:{}", self.counter).into_bytes()
+            }
+        }
+    }
+
+    fn pick_keys(&mut self, n: usize) -> Vec<usize> {
+        (0..n)
+            .map(|_| self.rng.below(KEYS as u64) as usize)
+            .collect()
+    }
+
+    /// GET on the server equals the local bytes (or both are missing), and
+    /// sparse keys decode the same way.
+    fn check(&mut self, k: usize, step: usize, what: &str) {
+        let key = self.key(k);
+        let got: Option<Vec<u8>> = self.con.get(&key).unwrap();
+        let want = self.local.get(&k).map(|h| h.as_bytes().to_vec());
+        assert_eq!(
+            got.as_deref().map(hex::encode),
+            want.as_deref().map(hex::encode),
+            "step {step} ({what}) key {k} limit {}",
+            self.limit
+        );
+        if self.pfdebug && step.is_multiple_of(50) {
+            if let Some(h) = self.local.get(&k).filter(|h| h.is_sparse()) {
+                let decoded: String = redis::cmd("PFDEBUG")
+                    .arg("DECODE")
+                    .arg(&key)
+                    .query(&mut self.con)
+                    .unwrap();
+                assert_eq!(decoded, h.to_string(), "step {step} PFDEBUG DECODE");
+            }
+        }
+    }
+
+    fn step(&mut self, step: usize) {
+        match self.rng.below(100) {
+            0..=44 => {
+                let k = self.pick_keys(1)[0];
+                let n = match self.rng.below(4) {
+                    0 => self.rng.below(3) as usize,
+                    1 => 1 + self.rng.below(40) as usize,
+                    2 => 1 + self.rng.below(300) as usize,
+                    _ => 1 + self.rng.below(900) as usize,
+                };
+                let elems: Vec<Vec<u8>> = (0..n).map(|_| self.element()).collect();
+                let key = self.key(k);
+                let mut cmd = redis::cmd("PFADD");
+                cmd.arg(&key);
+                for e in &elems {
+                    cmd.arg(&e[..]);
+                }
+                let got: i64 = cmd.query(&mut self.con).unwrap();
+                let limit = self.limit;
+                let created = !self.local.contains_key(&k);
+                let h = self
+                    .local
+                    .entry(k)
+                    .or_insert_with(|| Hll::new().with_sparse_max_bytes(limit));
+                let changed = h.add_all(&elems) || created;
+                assert_eq!(got, i64::from(changed), "step {step} PFADD {n}");
+                self.check(k, step, "PFADD");
+            }
+            45..=59 => {
+                let k = self.pick_keys(1)[0];
+                let got: i64 = redis::cmd("PFCOUNT")
+                    .arg(self.key(k))
+                    .query(&mut self.con)
+                    .unwrap();
+                let want = self.local.get_mut(&k).map_or(0, |h| h.count());
+                assert_eq!(got as u64, want, "step {step} PFCOUNT");
+                self.check(k, step, "PFCOUNT");
+            }
+            60..=74 => {
+                let n = 2 + self.rng.below(3) as usize;
+                let ks = self.pick_keys(n);
+                let mut cmd = redis::cmd("PFCOUNT");
+                for &k in &ks {
+                    cmd.arg(self.key(k));
+                }
+                let got: i64 = cmd.query(&mut self.con).unwrap();
+                let hs: Vec<&Hll> = ks.iter().filter_map(|k| self.local.get(k)).collect();
+                assert_eq!(got as u64, count_union(&hs), "step {step} PFCOUNT {ks:?}");
+                for k in ks {
+                    self.check(k, step, "PFCOUNT many");
+                }
+            }
+            75..=91 => {
+                let n = 1 + self.rng.below(3) as usize;
+                let ks = self.pick_keys(n + 1);
+                let (dest, srcs) = (ks[0], &ks[1..]);
+                let mut cmd = redis::cmd("PFMERGE");
+                cmd.arg(self.key(dest));
+                for &k in srcs {
+                    cmd.arg(self.key(k));
+                }
+                let _: () = cmd.query(&mut self.con).unwrap();
+                let sources: Vec<Hll> = srcs
+                    .iter()
+                    .filter_map(|k| self.local.get(k).cloned())
+                    .collect();
+                let refs: Vec<&Hll> = sources.iter().collect();
+                let limit = self.limit;
+                self.local
+                    .entry(dest)
+                    .or_insert_with(|| Hll::new().with_sparse_max_bytes(limit))
+                    .merge(&refs);
+                self.check(dest, step, "PFMERGE");
+            }
+            92..=95 => {
+                let k = self.pick_keys(1)[0];
+                let _: i64 = self.con.del(self.key(k)).unwrap();
+                self.local.remove(&k);
+                self.check(k, step, "DEL");
+            }
+            _ => {
+                // SET a locally built HLL: the server must accept our bytes.
+                let k = self.pick_keys(1)[0];
+                let mut h = Hll::new().with_sparse_max_bytes(self.limit);
+                let n = self.rng.below(2000) as usize;
+                for _ in 0..n {
+                    let e = self.element();
+                    h.add(&e);
+                }
+                let _: () = self.con.set(self.key(k), h.as_bytes()).unwrap();
+                let got: i64 = redis::cmd("PFCOUNT")
+                    .arg(self.key(k))
+                    .query(&mut self.con)
+                    .unwrap();
+                assert_eq!(got as u64, h.count(), "step {step} SET+PFCOUNT");
+                self.local.insert(k, h);
+                self.check(k, step, "SET");
+            }
+        }
+    }
+}
+
+fn run(var: &str, seed: u64) {
+    let Ok(url) = std::env::var(var) else {
+        println!("skipped: {var} not set");
+        return;
+    };
+    let steps: usize = std::env::var("HLL_LIVE_STEPS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2500);
+    let client = redis::Client::open(url.as_str()).unwrap();
+    let mut con = client.get_connection().unwrap();
+    let old: Vec<String> = redis::cmd("CONFIG")
+        .arg("GET")
+        .arg("hll-sparse-max-bytes")
+        .query(&mut con)
+        .unwrap();
+    let pfdebug = redis::cmd("PFDEBUG")
+        .arg("DECODE")
+        .arg("hll-live-no-such-key")
+        .query::<String>(&mut con)
+        .is_err_and(|e| {
+            // A missing key answers "The specified key does not exist": the
+            // command exists.
+            e.to_string().contains("does not exist")
+        });
+    let prefix = format!("hll-live:{}:{var}:", std::process::id());
+    let mut w = World {
+        con,
+        prefix,
+        local: HashMap::new(),
+        rng: Rng::new(seed),
+        counter: 0,
+        limit: 3000,
+        pfdebug,
+    };
+    for limit in [3000usize, 350, 8000] {
+        let _: () = redis::cmd("CONFIG")
+            .arg("SET")
+            .arg("hll-sparse-max-bytes")
+            .arg(limit)
+            .query(&mut w.con)
+            .unwrap();
+        w.limit = limit;
+        for h in w.local.values_mut() {
+            h.set_sparse_max_bytes(limit);
+        }
+        for step in 0..steps {
+            w.step(step);
+        }
+    }
+    let _: () = redis::cmd("CONFIG")
+        .arg("SET")
+        .arg("hll-sparse-max-bytes")
+        .arg(&old[1])
+        .query(&mut w.con)
+        .unwrap();
+    for k in 0..KEYS {
+        let _: i64 = w.con.del(w.key(k)).unwrap();
+    }
+    println!(
+        "{var}: {} steps per phase, 3 phases, pfdebug={}",
+        steps, w.pfdebug
+    );
+}
+
+#[test]
+fn live_redis() {
+    run("REDIS_URL", 1);
+}
+
+#[test]
+fn live_valkey() {
+    run("VALKEY_URL", 2);
+}

@@ -56,6 +56,35 @@ macro_rules! lists {
     };
 }
 
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::*;
+    use crate::kernels::x86_64::{avx2, avx512};
+
+    pub(super) const AVX512: Set = Set {
+        name: "avx512",
+        level: Level::Avx512,
+        supported: |f| f.avx512f && f.avx512bw && f.avx512vbmi,
+        unpack_max: avx512::unpack_max,
+        pack: avx512::pack,
+        histogram_dense: avx512::histogram_dense,
+        histogram_raw: avx512::histogram_raw,
+    };
+
+    pub(super) const AVX2: Set = Set {
+        name: "avx2",
+        level: Level::Avx2,
+        supported: |f| f.avx2,
+        unpack_max: avx2::unpack_max,
+        pack: avx2::pack,
+        histogram_dense: avx2::histogram_dense,
+        histogram_raw: avx2::histogram_raw,
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+lists!(x86::AVX512, x86::AVX2, SCALAR);
+#[cfg(not(target_arch = "x86_64"))]
 lists!(SCALAR);
 
 simd_core::dispatch! {

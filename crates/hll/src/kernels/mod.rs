@@ -2,3 +2,5 @@
 //! the CPU-checked candidate lists in `dispatch`.
 
 pub(crate) mod scalar;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_64;

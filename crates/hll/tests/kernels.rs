@@ -1,0 +1,106 @@
+//! Every kernel the CPU supports against the scalar oracle: random
+//! registers over all of 0..=63 (52..=63 only exist in crafted strings),
+//! HLL-like distributions, single registers at the edges (0 and 16383),
+//! every constant value.
+
+use hll::{Kernel, DENSE_BODY, REGISTERS};
+use simd_core::testing::{scaled, Rng};
+
+fn scalar() -> Kernel {
+    hll::kernels().find(|k| k.name() == "scalar").unwrap()
+}
+
+fn pack_ref(regs: &[u8; REGISTERS]) -> [u8; DENSE_BODY] {
+    let mut d = [0u8; DENSE_BODY];
+    scalar().pack(regs, &mut d);
+    d
+}
+
+/// Register sets to try.
+fn corpus() -> Vec<[u8; REGISTERS]> {
+    let mut out = Vec::new();
+    let mut rng = Rng::new(42);
+    for _ in 0..scaled(6, 2) {
+        out.push(core::array::from_fn(|_| rng.below(64) as u8));
+    }
+    // HLL-like: geometric around different centers, sometimes with zeros.
+    for center in [0u32, 2, 5, 9, 14, 20, 30, 45] {
+        out.push(core::array::from_fn(|_| {
+            let g = (rng.next_u64() | 1 << 40).trailing_zeros();
+            (center + g).min(63) as u8 * u8::from(rng.below(8) != 0)
+        }));
+    }
+    for v in 0..64u8 {
+        out.push([v; REGISTERS]);
+    }
+    for (i, v) in [(0usize, 1u8), (0, 63), (16383, 1), (16383, 63), (16382, 33), (1, 5)] {
+        let mut r = [0u8; REGISTERS];
+        r[i] = v;
+        out.push(r);
+    }
+    let mut edges = [0u8; REGISTERS];
+    edges[0] = 63;
+    edges[16383] = 63;
+    out.push(edges);
+    out
+}
+
+#[test]
+fn every_kernel_matches_scalar() {
+    let oracle = scalar();
+    let corpus = corpus();
+    let mut names = Vec::new();
+    let mut rng = Rng::new(7);
+    for k in hll::kernels() {
+        names.push(k.name());
+        for regs in &corpus {
+            let dense = pack_ref(regs);
+            // pack
+            let mut d = [0xa5u8; DENSE_BODY];
+            k.pack(regs, &mut d);
+            assert_eq!(d[..], dense[..], "{} pack", k.name());
+            // unpack into zeros = the registers; into random = the max.
+            let mut raw = [0u8; REGISTERS];
+            k.unpack_max(&dense, &mut raw);
+            assert_eq!(raw[..], regs[..], "{} unpack", k.name());
+            let init: [u8; REGISTERS] = core::array::from_fn(|_| rng.below(64) as u8);
+            let (mut a, mut b) = (init, init);
+            k.unpack_max(&dense, &mut a);
+            oracle.unpack_max(&dense, &mut b);
+            assert_eq!(a[..], b[..], "{} unpack_max", k.name());
+            // histograms
+            let want = oracle.histogram_raw(regs);
+            assert_eq!(want.iter().sum::<u32>(), REGISTERS as u32);
+            assert_eq!(k.histogram_raw(regs), want, "{} histogram_raw", k.name());
+            assert_eq!(k.histogram_dense(&dense), want, "{} histogram_dense", k.name());
+        }
+    }
+    assert_eq!(names.last(), Some(&"scalar"));
+    println!("kernels checked: {names:?}");
+}
+
+/// Pack drops bits above the sixth like the scalar kernel.
+#[test]
+fn pack_masks_high_bits() {
+    let mut rng = Rng::new(9);
+    let regs: [u8; REGISTERS] = core::array::from_fn(|_| rng.next_u64() as u8);
+    let want = pack_ref(&regs);
+    for k in hll::kernels() {
+        let mut d = [0u8; DENSE_BODY];
+        k.pack(&regs, &mut d);
+        assert_eq!(d[..], want[..], "{}", k.name());
+    }
+}
+
+/// The dispatcher follows the ceiling and uses a supported kernel.
+#[test]
+fn dispatcher_choice() {
+    let chosen = hll::selected_kernel();
+    let max = cpu_detect::max_level();
+    let k = hll::kernels().find(|k| k.name() == chosen).unwrap();
+    assert!(max.includes(k.level()), "{chosen} under {max}");
+    // The best allowed one is chosen.
+    let best = hll::kernels().find(|k| max.includes(k.level())).unwrap();
+    assert_eq!(best.name(), chosen);
+    println!("dispatch: {chosen} (max level {max})");
+}

@@ -11,8 +11,8 @@
 
 use core::arch::x86_64::*;
 
-use crate::kernels::scalar::{self, final_word, keys, Native, State};
-use crate::kernels::{lane_word, Fns};
+use crate::kernels::scalar::{self, keys, Loader, Native, State};
+use crate::kernels::Fns;
 use simd_core::Features;
 
 /// AVX-512F for the 512-bit work, AVX2 for the remainder.
@@ -73,21 +73,144 @@ fn finish<const D: usize>(mut s: V) -> __m512i {
     _mm512_xor_si512(_mm512_xor_si512(s.v0, s.v1), _mm512_xor_si512(s.v2, s.v3))
 }
 
-/// Word `j` of each lane, lane 0 in the low element.
+/// The address distance from `base` to `lane`'s data, as a gather offset.
+#[inline(always)]
+fn rel(lane: &[u8], base: *const u8) -> i64 {
+    (lane.as_ptr() as usize).wrapping_sub(base as usize) as i64
+}
+
+/// One vector of 8 lanes prepared for hashing.
+#[derive(Clone, Copy)]
+struct Lanes {
+    /// Gather offset of each lane's data from the shared base pointer.
+    off: __m512i,
+    /// Whole blocks per lane (`len / 8`).
+    nfull: __m512i,
+    /// Each lane's final word.
+    fin: __m512i,
+}
+
+/// Loads the lengths and final words of 8 inputs.
 #[target_feature(enable = "avx512f")]
 #[inline]
-fn words(g: &[&[u8]], nfull: &[usize; LANES], fin: &[u64; LANES], j: usize) -> __m512i {
-    _mm512_set_epi64(
-        lane_word(g[7], nfull[7], fin[7], j) as i64,
-        lane_word(g[6], nfull[6], fin[6], j) as i64,
-        lane_word(g[5], nfull[5], fin[5], j) as i64,
-        lane_word(g[4], nfull[4], fin[4], j) as i64,
-        lane_word(g[3], nfull[3], fin[3], j) as i64,
-        lane_word(g[2], nfull[2], fin[2], j) as i64,
-        lane_word(g[1], nfull[1], fin[1], j) as i64,
-        lane_word(g[0], nfull[0], fin[0], j) as i64,
-    )
+fn prepare(g: &[&[u8]], base: *const u8) -> Lanes {
+    let g: &[&[u8]; LANES] = g.try_into().expect("8 lanes");
+    let lens: [usize; LANES] = core::array::from_fn(|i| g[i].len());
+    let len = _mm512_set_epi64(
+        lens[7] as i64,
+        lens[6] as i64,
+        lens[5] as i64,
+        lens[4] as i64,
+        lens[3] as i64,
+        lens[2] as i64,
+        lens[1] as i64,
+        lens[0] as i64,
+    );
+    let off = _mm512_set_epi64(
+        rel(g[7], base),
+        rel(g[6], base),
+        rel(g[5], base),
+        rel(g[4], base),
+        rel(g[3], base),
+        rel(g[2], base),
+        rel(g[1], base),
+        rel(g[0], base),
+    );
+    // Final words. Lanes with at least 8 bytes: one gathered load of their
+    // last 8 bytes, shifted right by 64 - 8 * (len % 8) (`vpsrlvq` gives 0
+    // for a shift of 64: the empty tail). Shorter lanes (rare with real
+    // keys) take the scalar small load.
+    let long = _mm512_cmpge_epu64_mask(len, _mm512_set1_epi64(8));
+    let last = _mm512_add_epi64(off, _mm512_sub_epi64(len, _mm512_set1_epi64(8)));
+    // SAFETY: only lanes with len >= 8 load, each the last 8 bytes of its
+    // own slice (base + off is the lane's pointer).
+    let tail = unsafe {
+        _mm512_mask_i64gather_epi64::<1>(_mm512_setzero_si512(), long, last, base.cast())
+    };
+    let shift = _mm512_sub_epi64(
+        _mm512_set1_epi64(64),
+        _mm512_slli_epi64::<3>(_mm512_and_si512(len, _mm512_set1_epi64(7))),
+    );
+    let mut tail = _mm512_srlv_epi64(tail, shift);
+    if long != 0xff {
+        let mut small = [0u64; LANES];
+        for (i, s) in small.iter_mut().enumerate() {
+            if lens[i] < 8 {
+                *s = Native::small(g[i]);
+            }
+        }
+        // SAFETY: `small` is 8 readable u64.
+        tail = unsafe { _mm512_mask_loadu_epi64(tail, !long, small.as_ptr().cast::<i64>()) };
+    }
+    Lanes {
+        off,
+        nfull: _mm512_srli_epi64::<3>(len),
+        fin: _mm512_or_si512(tail, _mm512_slli_epi64::<56>(len)),
+    }
 }
+
+/// Word `j` of every lane: a gather of block `j` where `j < nfull`, the
+/// final word elsewhere (the gather's merge source).
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn word(l: &Lanes, base: *const u8, j: usize) -> __m512i {
+    let has = _mm512_cmpgt_epu64_mask(l.nfull, _mm512_set1_epi64(j as i64));
+    let at = _mm512_add_epi64(l.off, _mm512_set1_epi64(8 * j as i64));
+    // SAFETY: lanes with j < nfull read bytes 8j..8j+8 of their own slice;
+    // the others do not load.
+    unsafe { _mm512_mask_i64gather_epi64::<1>(l.fin, has, at, base.cast()) }
+}
+
+/// Hashes `8 * G` inputs as `G` independent 8-lane groups in lockstep: one
+/// group is a serial chain of rounds (about 5 cycles each), several give the
+/// core independent work to overlap.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn groups<const C: usize, const D: usize, const G: usize>(
+    init: &State,
+    inputs: &[&[u8]],
+    out: &mut [u64],
+) {
+    let base = inputs[0].as_ptr();
+    let lanes: [Lanes; G] = core::array::from_fn(|k| prepare(&inputs[8 * k..8 * k + 8], base));
+    let blocks = || inputs.iter().map(|i| i.len() / 8);
+    let lo = blocks().min().unwrap_or(0);
+    let hi = blocks().max().unwrap_or(0);
+    let mut s = [V {
+        v0: _mm512_set1_epi64(init.v0 as i64),
+        v1: _mm512_set1_epi64(init.v1 as i64),
+        v2: _mm512_set1_epi64(init.v2 as i64),
+        v3: _mm512_set1_epi64(init.v3 as i64),
+    }; G];
+    // Words 0..=lo: every lane is still absorbing.
+    for j in 0..=lo {
+        for k in 0..G {
+            compress::<C>(&mut s[k], word(&lanes[k], base, j));
+        }
+    }
+    for j in lo + 1..=hi {
+        for k in 0..G {
+            // Lane i absorbs word j while j <= nfull[i].
+            let active = _mm512_cmpge_epu64_mask(lanes[k].nfull, _mm512_set1_epi64(j as i64));
+            let mut t = s[k];
+            compress::<C>(&mut t, word(&lanes[k], base, j));
+            s[k].v0 = _mm512_mask_mov_epi64(s[k].v0, active, t.v0);
+            s[k].v1 = _mm512_mask_mov_epi64(s[k].v1, active, t.v1);
+            s[k].v2 = _mm512_mask_mov_epi64(s[k].v2, active, t.v2);
+            s[k].v3 = _mm512_mask_mov_epi64(s[k].v3, active, t.v3);
+        }
+    }
+    for k in 0..G {
+        let h = finish::<D>(s[k]);
+        let o = &mut out[8 * k..8 * k + 8];
+        // SAFETY: `o` is exactly 8 u64 (64 bytes) of writable memory and
+        // `vmovdqu64` has no alignment requirement.
+        unsafe { _mm512_storeu_epi64(o.as_mut_ptr().cast::<i64>(), h) };
+    }
+}
+
+/// How many 8-lane groups run in lockstep.
+const G: usize = 2;
 
 /// SipHash-C-D of each input into `out` (up to the shorter of the two).
 #[target_feature(enable = "avx512f,avx2")]
@@ -97,53 +220,17 @@ pub(crate) fn batch<const C: usize, const D: usize>(
     out: &mut [u64],
 ) {
     let n = inputs.len().min(out.len());
-    let whole = n - n % LANES;
     let (k0, k1) = keys(key);
     let init = State::new(k0, k1, false);
-    for (g, o) in inputs[..whole]
-        .chunks_exact(LANES)
-        .zip(out[..whole].chunks_exact_mut(LANES))
-    {
-        let nfull: [usize; LANES] = core::array::from_fn(|i| g[i].len() / 8);
-        let fin: [u64; LANES] = core::array::from_fn(|i| final_word::<Native, false>(g[i]));
-        let lo = nfull.iter().copied().min().unwrap_or(0);
-        let hi = nfull.iter().copied().max().unwrap_or(0);
-        let mut s = V {
-            v0: _mm512_set1_epi64(init.v0 as i64),
-            v1: _mm512_set1_epi64(init.v1 as i64),
-            v2: _mm512_set1_epi64(init.v2 as i64),
-            v3: _mm512_set1_epi64(init.v3 as i64),
-        };
-        // Words 0..=lo: every lane is still absorbing.
-        for j in 0..=lo {
-            compress::<C>(&mut s, words(g, &nfull, &fin, j));
-        }
-        if hi > lo {
-            let nf = _mm512_set_epi64(
-                nfull[7] as i64,
-                nfull[6] as i64,
-                nfull[5] as i64,
-                nfull[4] as i64,
-                nfull[3] as i64,
-                nfull[2] as i64,
-                nfull[1] as i64,
-                nfull[0] as i64,
-            );
-            for j in lo + 1..=hi {
-                // Lane i absorbs word j while j <= nfull[i].
-                let active = _mm512_cmpge_epu64_mask(nf, _mm512_set1_epi64(j as i64));
-                let mut t = s;
-                compress::<C>(&mut t, words(g, &nfull, &fin, j));
-                s.v0 = _mm512_mask_mov_epi64(s.v0, active, t.v0);
-                s.v1 = _mm512_mask_mov_epi64(s.v1, active, t.v1);
-                s.v2 = _mm512_mask_mov_epi64(s.v2, active, t.v2);
-                s.v3 = _mm512_mask_mov_epi64(s.v3, active, t.v3);
-            }
-        }
-        let h = finish::<D>(s);
-        // SAFETY: `o` is exactly 8 u64 (64 bytes) of writable memory and
-        // `vmovdqu64` has no alignment requirement.
-        unsafe { _mm512_storeu_epi64(o.as_mut_ptr().cast::<i64>(), h) };
+    let step = LANES * G;
+    let mut done = 0;
+    while n - done >= step {
+        groups::<C, D, G>(&init, &inputs[done..done + step], &mut out[done..done + step]);
+        done += step;
     }
-    super::avx2::batch::<C, D>(key, &inputs[whole..n], &mut out[whole..n]);
+    while n - done >= LANES {
+        groups::<C, D, 1>(&init, &inputs[done..done + LANES], &mut out[done..done + LANES]);
+        done += LANES;
+    }
+    super::avx2::batch::<C, D>(key, &inputs[done..n], &mut out[done..n]);
 }

@@ -82,9 +82,22 @@ mod x86 {
     };
 }
 
+#[cfg(target_arch = "aarch64")]
+const NEON: Set = Set {
+    name: "neon",
+    level: Level::Neon,
+    supported: |f| f.neon,
+    unpack_max: crate::kernels::aarch64::neon::unpack_max,
+    pack: crate::kernels::aarch64::neon::pack,
+    histogram_dense: crate::kernels::aarch64::neon::histogram_dense,
+    histogram_raw: crate::kernels::aarch64::neon::histogram_raw,
+};
+
 #[cfg(target_arch = "x86_64")]
 lists!(x86::AVX512, x86::AVX2, SCALAR);
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(target_arch = "aarch64")]
+lists!(NEON, SCALAR);
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 lists!(SCALAR);
 
 simd_core::dispatch! {

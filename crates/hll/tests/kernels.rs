@@ -33,7 +33,14 @@ fn corpus() -> Vec<[u8; REGISTERS]> {
     for v in 0..64u8 {
         out.push([v; REGISTERS]);
     }
-    for (i, v) in [(0usize, 1u8), (0, 63), (16383, 1), (16383, 63), (16382, 33), (1, 5)] {
+    for (i, v) in [
+        (0usize, 1u8),
+        (0, 63),
+        (16383, 1),
+        (16383, 63),
+        (16382, 33),
+        (1, 5),
+    ] {
         let mut r = [0u8; REGISTERS];
         r[i] = v;
         out.push(r);
@@ -72,7 +79,12 @@ fn every_kernel_matches_scalar() {
             let want = oracle.histogram_raw(regs);
             assert_eq!(want.iter().sum::<u32>(), REGISTERS as u32);
             assert_eq!(k.histogram_raw(regs), want, "{} histogram_raw", k.name());
-            assert_eq!(k.histogram_dense(&dense), want, "{} histogram_dense", k.name());
+            assert_eq!(
+                k.histogram_dense(&dense),
+                want,
+                "{} histogram_dense",
+                k.name()
+            );
         }
     }
     assert_eq!(names.last(), Some(&"scalar"));

@@ -37,9 +37,15 @@ pub(crate) unsafe fn unpack_max(dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTE
         let lo = unsafe { _mm_loadu_si128(dense.as_ptr().add(p).cast()) };
         // SAFETY: as above.
         let hi = unsafe { _mm_loadu_si128(dense.as_ptr().add(p + 8).cast()) };
-        let w = _mm256_shuffle_epi8(_mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi), shuf);
+        let w = _mm256_shuffle_epi8(
+            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi),
+            shuf,
+        );
         let regs = _mm256_or_si256(
-            _mm256_or_si256(_mm256_and_si256(w, m0), _mm256_and_si256(_mm256_slli_epi32::<2>(w), m1)),
+            _mm256_or_si256(
+                _mm256_and_si256(w, m0),
+                _mm256_and_si256(_mm256_slli_epi32::<2>(w), m1),
+            ),
             _mm256_or_si256(
                 _mm256_and_si256(_mm256_slli_epi32::<4>(w), m2),
                 _mm256_and_si256(_mm256_slli_epi32::<6>(w), m3),

@@ -67,7 +67,12 @@ pub(crate) unsafe fn unpack_max(dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTE
         let regs = unsafe { unpack64(dense, c * BYTES, spread, ctl) };
         let out = raw.as_mut_ptr().wrapping_add(c * REGS);
         // SAFETY: 64c + 64 <= 16384: the load and store are in bounds.
-        unsafe { _mm512_storeu_si512(out.cast(), _mm512_max_epu8(regs, _mm512_loadu_si512(out.cast()))) };
+        unsafe {
+            _mm512_storeu_si512(
+                out.cast(),
+                _mm512_max_epu8(regs, _mm512_loadu_si512(out.cast())),
+            )
+        };
     }
 }
 
@@ -131,7 +136,8 @@ fn histogram(base: u8, mut next: impl FnMut(usize) -> __m512i) -> [u32; 64] {
             }
             if i % 255 == 254 || i == vecs - 1 {
                 for (k, a) in acc.iter_mut().enumerate() {
-                    h[usize::from(base) + k] += _mm512_reduce_add_epi64(_mm512_sad_epu8(*a, zero)) as u32;
+                    h[usize::from(base) + k] +=
+                        _mm512_reduce_add_epi64(_mm512_sad_epu8(*a, zero)) as u32;
                     *a = zero;
                 }
             }
@@ -143,7 +149,9 @@ fn histogram(base: u8, mut next: impl FnMut(usize) -> __m512i) -> [u32; 64] {
 /// The window start from the sum of all registers (see avx2.rs).
 #[inline(always)]
 fn window_base(sum: u64) -> u8 {
-    ((sum / REGISTERS as u64) as u8).saturating_sub(4).min((64 - WINDOW) as u8)
+    ((sum / REGISTERS as u64) as u8)
+        .saturating_sub(4)
+        .min((64 - WINDOW) as u8)
 }
 
 /// Histogram of the dense registers, unpacked in registers.

@@ -1,0 +1,3 @@
+//! aarch64 kernels (Advanced SIMD).
+
+pub(crate) mod neon;

@@ -184,11 +184,13 @@ fn bit_mode_matches_bit_model() {
         // The model: normalise, then walk the bits.
         let norm = |v: i64| if v < 0 { (v + total).max(0) } else { v };
         let (s, e) = (norm(start), norm(end).min(total - 1));
+        // An empty range when s > e (as usize, s..=e with s = 1, e = 0).
         let range = if s <= e {
-            s as usize..=e as usize
+            (s as usize, e as usize)
         } else {
-            1..=0
+            (1, 0)
         };
+        let range = range.0..=range.1;
         let want_count = if start < 0 && end < 0 && start > end {
             0
         } else {

@@ -64,7 +64,8 @@ fn oneshot_13(c: &mut Criterion) {
         });
         g.bench_with_input(BenchmarkId::new("siphasher", n), &data, |b, d| {
             b.iter(|| {
-                let mut h = siphasher::sip::SipHasher13::new_with_keys(black_box(k0), black_box(k1));
+                let mut h =
+                    siphasher::sip::SipHasher13::new_with_keys(black_box(k0), black_box(k1));
                 h.write(black_box(d));
                 h.finish()
             })
@@ -96,7 +97,8 @@ fn oneshot_24(c: &mut Criterion) {
         });
         g.bench_with_input(BenchmarkId::new("siphasher", n), &data, |b, d| {
             b.iter(|| {
-                let mut h = siphasher::sip::SipHasher24::new_with_keys(black_box(k0), black_box(k1));
+                let mut h =
+                    siphasher::sip::SipHasher24::new_with_keys(black_box(k0), black_box(k1));
                 h.write(black_box(d));
                 h.finish()
             })
@@ -147,9 +149,10 @@ fn batch(c: &mut Criterion) {
             b.iter(|| batch(black_box(&KEY), black_box(&inputs), &mut out))
         });
         for k in siphash_fast::kernels() {
-            g.bench_function(BenchmarkId::new(format!("kernel:{}", k.name()), COUNT), |b| {
-                b.iter(|| kbatch(&k, black_box(&KEY), black_box(&inputs), &mut out))
-            });
+            g.bench_function(
+                BenchmarkId::new(format!("kernel:{}", k.name()), COUNT),
+                |b| b.iter(|| kbatch(&k, black_box(&KEY), black_box(&inputs), &mut out)),
+            );
         }
         g.bench_function(BenchmarkId::new("oneshot", COUNT), |b| {
             b.iter(|| {

@@ -195,6 +195,17 @@ pub fn kernels() -> impl Iterator<Item = Kernel> {
     simd_core::supported(&kernels::ALL).map(Kernel)
 }
 
+/// The kernel the dispatcher uses for batches (and, on riscv64, for
+/// one-shots of 8 bytes or more): the best one the CPU supports and the
+/// ceiling (`CPU_DETECT_MAX_LEVEL`, `cpu_detect::set_max_level`) allows.
+///
+/// ```
+/// println!("batches run on {}", siphash_fast::selected_kernel().name());
+/// ```
+pub fn selected_kernel() -> Kernel {
+    Kernel(simd_core::select(&kernels::PREFERRED))
+}
+
 impl Kernel {
     /// The kernel's name: `scalar`, `avx2`, `avx512`, `neon`, `rv64-word`.
     pub fn name(&self) -> &'static str {

@@ -2,8 +2,8 @@
 //! kernel: every batch size 0..=40 (so every remainder of every lane count),
 //! equal lengths, mixed lengths, one long lane among short ones.
 
-use siphash_fast as sf;
 use simd_core::testing::{random_bytes, scaled, Rng};
+use siphash_fast as sf;
 
 const KEY: [u8; 16] = *b"batch-hash-key!!";
 
@@ -12,9 +12,24 @@ type Batch = fn(&[u8; 16], &[&[u8]], &mut [u64]);
 type KBatch = fn(&sf::Kernel, &[u8; 16], &[&[u8]], &mut [u64]);
 
 const ALGS: [(&str, One, Batch, KBatch); 3] = [
-    ("1-2", sf::siphash12, sf::siphash12_batch, sf::Kernel::siphash12_batch),
-    ("1-3", sf::siphash13, sf::siphash13_batch, sf::Kernel::siphash13_batch),
-    ("2-4", sf::siphash24, sf::siphash24_batch, sf::Kernel::siphash24_batch),
+    (
+        "1-2",
+        sf::siphash12,
+        sf::siphash12_batch,
+        sf::Kernel::siphash12_batch,
+    ),
+    (
+        "1-3",
+        sf::siphash13,
+        sf::siphash13_batch,
+        sf::Kernel::siphash13_batch,
+    ),
+    (
+        "2-4",
+        sf::siphash24,
+        sf::siphash24_batch,
+        sf::Kernel::siphash24_batch,
+    ),
 ];
 
 fn check(what: &str, inputs: &[&[u8]]) {
@@ -36,9 +51,7 @@ fn every_count_equal_lengths() {
     let data = random_bytes(1, 4096);
     for len in [0usize, 1, 7, 8, 9, 15, 16, 17, 24, 31, 64, 100] {
         for count in 0..=scaled(40, 9) {
-            let inputs: Vec<&[u8]> = (0..count)
-                .map(|i| &data[i * 3 % 512..][..len])
-                .collect();
+            let inputs: Vec<&[u8]> = (0..count).map(|i| &data[i * 3 % 512..][..len]).collect();
             check(&format!("count {count} len {len}"), &inputs);
         }
     }
@@ -68,12 +81,24 @@ fn one_long_lane_in_each_position() {
     for lanes in [2usize, 4, 8, 16] {
         for long in 0..lanes {
             let inputs: Vec<&[u8]> = (0..lanes)
-                .map(|i| if i == long { &data[1..1001] } else { &data[i..i + 3] })
+                .map(|i| {
+                    if i == long {
+                        &data[1..1001]
+                    } else {
+                        &data[i..i + 3]
+                    }
+                })
                 .collect();
             check(&format!("lanes {lanes} long {long}"), &inputs);
             // And the reverse: one short lane among long ones.
             let inputs: Vec<&[u8]> = (0..lanes)
-                .map(|i| if i == long { &data[5..5] } else { &data[i..i + 77] })
+                .map(|i| {
+                    if i == long {
+                        &data[5..5]
+                    } else {
+                        &data[i..i + 77]
+                    }
+                })
                 .collect();
             check(&format!("lanes {lanes} short {long}"), &inputs);
         }

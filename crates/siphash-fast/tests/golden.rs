@@ -59,7 +59,12 @@ fn check64<H: Hasher>(
     for (i, r) in rows.iter().enumerate() {
         assert_eq!(one(&r.key, &r.input), r.h64, "{name} row {i}");
         for k in sf::kernels() {
-            assert_eq!(kone(&k, &r.key, &r.input), r.h64, "{name} row {i} kernel {}", k.name());
+            assert_eq!(
+                kone(&k, &r.key, &r.input),
+                r.h64,
+                "{name} row {i} kernel {}",
+                k.name()
+            );
         }
         let mut h = new(&r.key);
         h.write(&r.input);
@@ -117,11 +122,20 @@ fn sip12_64() {
     );
 }
 
-fn check128(name: &str, one: fn(&[u8; 16], &[u8]) -> u128, kone: fn(&sf::Kernel, &[u8; 16], &[u8]) -> u128) {
+fn check128(
+    name: &str,
+    one: fn(&[u8; 16], &[u8]) -> u128,
+    kone: fn(&sf::Kernel, &[u8; 16], &[u8]) -> u128,
+) {
     for (i, r) in rows(name).iter().enumerate() {
         assert_eq!(one(&r.key, &r.input), r.h128, "{name} row {i}");
         for k in sf::kernels() {
-            assert_eq!(kone(&k, &r.key, &r.input), r.h128, "{name} row {i} kernel {}", k.name());
+            assert_eq!(
+                kone(&k, &r.key, &r.input),
+                r.h128,
+                "{name} row {i} kernel {}",
+                k.name()
+            );
         }
     }
 }
@@ -146,20 +160,36 @@ fn sip24_reference_len0() {
 fn redis_siphash_and_nocase() {
     let text = read("sip12-redis.tsv");
     let mut n = 0;
-    for l in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for l in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let f: Vec<&str> = l.split('\t').collect();
         let key: [u8; 16] = hex::decode(f[0]).unwrap().try_into().unwrap();
         let input = hex::decode(f[1]).unwrap();
         let want = u64::from_str_radix(f[2], 16).unwrap();
         let want_nocase = u64::from_str_radix(f[3], 16).unwrap();
         assert_eq!(sf::siphash12(&key, &input), want, "row {n}");
-        assert_eq!(sf::siphash12_nocase(&key, &input), want_nocase, "row {n} nocase");
+        assert_eq!(
+            sf::siphash12_nocase(&key, &input),
+            want_nocase,
+            "row {n} nocase"
+        );
         for k in sf::kernels() {
             assert_eq!(k.siphash12(&key, &input), want, "row {n} {}", k.name());
-            assert_eq!(k.siphash12_nocase(&key, &input), want_nocase, "row {n} nocase {}", k.name());
+            assert_eq!(
+                k.siphash12_nocase(&key, &input),
+                want_nocase,
+                "row {n} nocase {}",
+                k.name()
+            );
         }
         // nocase = siphash of the ASCII-lowercased input.
-        assert_eq!(sf::siphash12(&key, &input.to_ascii_lowercase()), want_nocase, "row {n}");
+        assert_eq!(
+            sf::siphash12(&key, &input.to_ascii_lowercase()),
+            want_nocase,
+            "row {n}"
+        );
         n += 1;
     }
     assert_eq!(n, 300);

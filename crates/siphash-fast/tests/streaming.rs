@@ -3,8 +3,8 @@
 //! and byte-at-a-time feeding).
 
 use core::hash::{BuildHasher, Hasher};
-use siphash_fast as sf;
 use simd_core::testing::{random_bytes, scaled};
+use siphash_fast as sf;
 
 const KEY: [u8; 16] = *b"streaming-key-16";
 
@@ -98,7 +98,10 @@ fn hashmap_with_builders() {
         assert_eq!(m24[i.to_string().as_bytes()], i);
     }
     // Random keys differ between builders.
-    assert_ne!(sf::BuildSipHasher13::new().key(), sf::BuildSipHasher13::new().key());
+    assert_ne!(
+        sf::BuildSipHasher13::new().key(),
+        sf::BuildSipHasher13::new().key()
+    );
     // Same key, same hash: the builder is deterministic.
     let b = sf::BuildSipHasher13::default();
     assert_eq!(b.hash_one("x"), b.hash_one("x"));

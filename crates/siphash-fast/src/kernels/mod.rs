@@ -188,6 +188,19 @@ pub(crate) static ALL: [Candidate<Fns>; N] = {
     out
 };
 
+/// Every kernel with the dispatcher's test (for [`crate::selected_kernel`]).
+pub(crate) static PREFERRED: [Candidate<Fns>; N] = {
+    let mut out = [SCALAR_ALL; N];
+    let mut i = 0;
+    while i < N {
+        let d = DEFS[i];
+        // SAFETY: as for `ALL`; `preferred` implies `runs`.
+        out[i] = unsafe { Candidate::new(d.name, d.level, d.preferred, d.fns) };
+        i += 1;
+    }
+    out
+};
+
 // SAFETY: the scalar kernel runs on every CPU.
 const SCALAR_ALL: Candidate<Fns> =
     unsafe { Candidate::new(SCALAR.name, SCALAR.level, always, SCALAR.fns) };
@@ -196,7 +209,8 @@ const SCALAR_ALL: Candidate<Fns> =
 #[cfg(all(target_arch = "riscv64", not(target_feature = "unaligned-scalar-mem")))]
 pub(crate) const fn oneshot_list(w: Which) -> [Candidate<OneShot>; N] {
     // SAFETY: as for `ALL`; `preferred` implies `runs`.
-    let mut out = [unsafe { Candidate::new("scalar", Level::Scalar, always, pick(SCALAR.fns, w)) }; N];
+    let mut out =
+        [unsafe { Candidate::new("scalar", Level::Scalar, always, pick(SCALAR.fns, w)) }; N];
     let mut i = 0;
     while i < N {
         let d = DEFS[i];
@@ -211,7 +225,8 @@ pub(crate) const fn oneshot_list(w: Which) -> [Candidate<OneShot>; N] {
 #[cfg(all(target_arch = "riscv64", not(target_feature = "unaligned-scalar-mem")))]
 pub(crate) const fn oneshot128_list(w: Which128) -> [Candidate<OneShot128>; N] {
     // SAFETY: as for `ALL`; `preferred` implies `runs`.
-    let mut out = [unsafe { Candidate::new("scalar", Level::Scalar, always, pick128(SCALAR.fns, w)) }; N];
+    let mut out =
+        [unsafe { Candidate::new("scalar", Level::Scalar, always, pick128(SCALAR.fns, w)) }; N];
     let mut i = 0;
     while i < N {
         let d = DEFS[i];
@@ -225,7 +240,8 @@ pub(crate) const fn oneshot128_list(w: Which128) -> [Candidate<OneShot128>; N] {
 /// The dispatch list of one batch function.
 pub(crate) const fn batch_list(w: WhichBatch) -> [Candidate<Batch>; N] {
     // SAFETY: as for `ALL`; `preferred` implies `runs`.
-    let mut out = [unsafe { Candidate::new("scalar", Level::Scalar, always, pick_batch(SCALAR.fns, w)) }; N];
+    let mut out =
+        [unsafe { Candidate::new("scalar", Level::Scalar, always, pick_batch(SCALAR.fns, w)) }; N];
     let mut i = 0;
     while i < N {
         let d = DEFS[i];

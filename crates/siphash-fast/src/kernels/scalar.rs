@@ -97,11 +97,11 @@ impl State {
 
 /// ASCII `A`-`Z` to `a`-`z` in all eight bytes of a word at once (Redis's
 /// `siphash_nocase` folds with `tolower()` in the C locale: only ASCII
-/// letters change; bytes >= 0x80 stay).
+/// letters change, bytes from 0x80 up stay).
 ///
 /// SWAR: with the top bit cleared, adding 0x3f sets bit 7 exactly for bytes
-/// >= 0x41 ('A') and adding 0x25 sets it for bytes >= 0x5b (past 'Z'); no
-/// carry crosses a byte because 0x7f + 0x3f < 0x100. Bytes whose own top bit
+/// from 0x41 ('A') up and adding 0x25 sets it for bytes from 0x5b (past 'Z');
+/// no carry crosses a byte because 0x7f + 0x3f < 0x100. Bytes whose own top bit
 /// was set are excluded, and bit 7 shifted down by 2 is the 0x20 case bit.
 #[inline(always)]
 pub(crate) const fn fold_ascii(x: u64) -> u64 {
@@ -118,6 +118,13 @@ pub(crate) const fn fold_ascii(x: u64) -> u64 {
 pub(crate) trait Loader {
     /// The little-endian word in `b`.
     fn word(b: &[u8; 8]) -> u64;
+
+    /// The word at `data[at..at + 8]` (panics if out of bounds).
+    #[inline(always)]
+    fn word_at(data: &[u8], at: usize) -> u64 {
+        let b: [u8; 8] = simd_core::load::array(data, at);
+        Self::word(&b)
+    }
 
     /// Fewer than 8 bytes as a zero-extended little-endian word.
     fn small(b: &[u8]) -> u64;
@@ -158,9 +165,13 @@ pub(crate) fn final_word<L: Loader, const FOLD: bool>(data: &[u8]) -> u64 {
     let len = data.len();
     let rem = len % 8;
     let tail = if len >= 8 {
-        let last: &[u8; 8] = data[len - 8..].try_into().expect("8 bytes");
-        // rem == 0 would shift by 64: the tail is empty then.
-        L::word(last).checked_shr(64 - 8 * rem as u32).unwrap_or(0)
+        // A branch, not a select: it skips the load when the tail is empty,
+        // and lengths repeat in practice (keys of one size), so it predicts.
+        if rem == 0 {
+            0
+        } else {
+            L::word_at(data, len - 8) >> (64 - 8 * rem as u32)
+        }
     } else {
         L::small(data)
     };
@@ -266,7 +277,9 @@ mod tests {
     fn fold_matches_bytewise() {
         for b in 0..=255u8 {
             let w = u64::from_le_bytes([b, b'A', b'Z', b'a', b'@', b'[', 0xc1, b]);
-            let want = u64::from_le_bytes([b, b'A', b'Z', b'a', b'@', b'[', 0xc1, b].map(|c| c.to_ascii_lowercase()));
+            let want = u64::from_le_bytes(
+                [b, b'A', b'Z', b'a', b'@', b'[', 0xc1, b].map(|c| c.to_ascii_lowercase()),
+            );
             assert_eq!(fold_ascii(w), want, "byte {b:#x}");
         }
     }
@@ -274,6 +287,9 @@ mod tests {
     #[test]
     fn reference_vector_len0() {
         let key: [u8; 16] = core::array::from_fn(|i| i as u8);
-        assert_eq!(hash64::<Native, 2, 4, false>(&key, &[]), 0x726f_db47_dd0e_0e31);
+        assert_eq!(
+            hash64::<Native, 2, 4, false>(&key, &[]),
+            0x726f_db47_dd0e_0e31
+        );
     }
 }

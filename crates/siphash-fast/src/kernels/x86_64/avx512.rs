@@ -225,11 +225,19 @@ pub(crate) fn batch<const C: usize, const D: usize>(
     let step = LANES * G;
     let mut done = 0;
     while n - done >= step {
-        groups::<C, D, G>(&init, &inputs[done..done + step], &mut out[done..done + step]);
+        groups::<C, D, G>(
+            &init,
+            &inputs[done..done + step],
+            &mut out[done..done + step],
+        );
         done += step;
     }
     while n - done >= LANES {
-        groups::<C, D, 1>(&init, &inputs[done..done + LANES], &mut out[done..done + LANES]);
+        groups::<C, D, 1>(
+            &init,
+            &inputs[done..done + LANES],
+            &mut out[done..done + LANES],
+        );
         done += LANES;
     }
     super::avx2::batch::<C, D>(key, &inputs[done..n], &mut out[done..n]);

@@ -29,8 +29,9 @@
 //!
 //! The first call picks the best kernel the CPU supports (and the
 //! `CPU_DETECT_MAX_LEVEL` ceiling allows) and caches it; later calls cost one
-//! relaxed load and an indirect call. Inputs of at most 64 bytes never reach
-//! the dispatcher: they take an inlined scalar path. [`kernels`] lists every
+//! relaxed load and an indirect call. Inputs of at most 32 bytes (64 without
+//! a hardware popcount) never reach the dispatcher: they take an inlined
+//! scalar path. [`kernels`] lists every
 //! kernel the running CPU supports, for tests and benchmarks:
 //!
 //! ```

@@ -29,10 +29,13 @@ fn kernel_list_ends_with_scalar() {
 }
 
 #[test]
-fn scalar_matches_naive() {
+fn scalar_and_dispatched_match_naive() {
     let s = scalar();
     for_each_len_offset(scaled(1100, 80), 1, |b, _| {
-        assert_eq!(s.count(b), naive_count(b));
+        let want = naive_count(b);
+        assert_eq!(s.count(b), want);
+        // The public function: inline small path, then the dispatcher.
+        assert_eq!(bitcount::count(b), want, "len {}", b.len());
     });
 }
 

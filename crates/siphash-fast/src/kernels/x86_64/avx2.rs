@@ -152,6 +152,74 @@ fn pair(g: &[&[u8]], j: usize) -> (__m256i, __m256i) {
     (_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b))
 }
 
+/// Hashes `4 * G` inputs as `G` independent 4-lane groups in lockstep, so
+/// the core has independent rounds to overlap (one group is a serial chain).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn groups<const C: usize, const D: usize, const G: usize>(
+    init: &State,
+    inputs: &[&[u8]],
+    out: &mut [u64],
+) {
+    let gs: [&[&[u8]]; G] = core::array::from_fn(|k| &inputs[LANES * k..LANES * k + LANES]);
+    let nfull: [[usize; LANES]; G] =
+        core::array::from_fn(|k| core::array::from_fn(|i| gs[k][i].len() / 8));
+    let fin: [[u64; LANES]; G] =
+        core::array::from_fn(|k| core::array::from_fn(|i| final_word::<Native, false>(gs[k][i])));
+    let lo = nfull.iter().flatten().copied().min().unwrap_or(0);
+    let hi = nfull.iter().flatten().copied().max().unwrap_or(0);
+    let mut s = [V {
+        v0: _mm256_set1_epi64x(init.v0 as i64),
+        v1: _mm256_set1_epi64x(init.v1 as i64),
+        v2: _mm256_set1_epi64x(init.v2 as i64),
+        v3: _mm256_set1_epi64x(init.v3 as i64),
+    }; G];
+    // Words 0..=lo: every lane is still absorbing; below lo they are whole
+    // blocks in every lane, loaded two at a time.
+    let mut j = 0;
+    while j + 1 < lo {
+        for k in 0..G {
+            let (w0, w1) = pair(gs[k], j);
+            compress::<C>(&mut s[k], w0);
+            compress::<C>(&mut s[k], w1);
+        }
+        j += 2;
+    }
+    while j <= lo {
+        for k in 0..G {
+            // SAFETY: this function requires AVX2.
+            compress::<C>(&mut s[k], unsafe { words(gs[k], &nfull[k], &fin[k], j) });
+        }
+        j += 1;
+    }
+    for j in lo + 1..=hi {
+        for k in 0..G {
+            let nf = _mm256_set_epi64x(
+                nfull[k][3] as i64,
+                nfull[k][2] as i64,
+                nfull[k][1] as i64,
+                nfull[k][0] as i64,
+            );
+            // Lane i absorbs word j while j <= nfull[i].
+            let active = _mm256_cmpgt_epi64(nf, _mm256_set1_epi64x(j as i64 - 1));
+            let mut t = s[k];
+            // SAFETY: this function requires AVX2.
+            compress::<C>(&mut t, unsafe { words(gs[k], &nfull[k], &fin[k], j) });
+            s[k].v0 = _mm256_blendv_epi8(s[k].v0, t.v0, active);
+            s[k].v1 = _mm256_blendv_epi8(s[k].v1, t.v1, active);
+            s[k].v2 = _mm256_blendv_epi8(s[k].v2, t.v2, active);
+            s[k].v3 = _mm256_blendv_epi8(s[k].v3, t.v3, active);
+        }
+    }
+    for k in 0..G {
+        let h = finish::<D>(s[k]);
+        let o = &mut out[LANES * k..LANES * k + LANES];
+        // SAFETY: `o` is exactly 4 u64 (32 bytes) of writable memory and
+        // `vmovdqu` has no alignment requirement.
+        unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast::<__m256i>(), h) };
+    }
+}
+
 /// SipHash-C-D of each input into `out` (up to the shorter of the two).
 #[target_feature(enable = "avx2")]
 pub(crate) fn batch<const C: usize, const D: usize>(
@@ -160,12 +228,23 @@ pub(crate) fn batch<const C: usize, const D: usize>(
     out: &mut [u64],
 ) {
     let n = inputs.len().min(out.len());
-    let whole = n - n % LANES;
     let (k0, k1) = keys(key);
     let init = State::new(k0, k1, false);
-    for (g, o) in inputs[..whole]
+    let mut done = 0;
+    // Two groups in lockstep pay off for 2-4 (10 rounds per 16-byte key, a
+    // long serial chain: 5.5 instead of 6.4 ns/key); with one compression
+    // round the single-group loop below measured faster (3.2 vs 3.7 ns/key).
+    if C >= 2 {
+        while n - done >= 2 * LANES {
+            let step = done..done + 2 * LANES;
+            groups::<C, D, 2>(&init, &inputs[step.clone()], &mut out[step]);
+            done += 2 * LANES;
+        }
+    }
+    let whole = n - (n - done) % LANES;
+    for (g, o) in inputs[done..whole]
         .chunks_exact(LANES)
-        .zip(out[..whole].chunks_exact_mut(LANES))
+        .zip(out[done..whole].chunks_exact_mut(LANES))
     {
         let nfull: [usize; LANES] = core::array::from_fn(|i| g[i].len() / 8);
         let fin: [u64; LANES] = core::array::from_fn(|i| final_word::<Native, false>(g[i]));

@@ -1,10 +1,178 @@
-//! Benchmarks for `hll` (filled in by its issue).
+//! Benchmarks for `hll`, side by side with the alternatives.
+//!
+//! - `hll/unpack_max`, `hll/pack`, `hll/histogram_dense`,
+//!   `hll/histogram_raw`: every `kernel:<name>` the CPU supports on one
+//!   whole HLL (16384 registers; throughput in registers).
+//! - `hll/count_union`: `ours` = `count_union` of 3 dense HLLs
+//!   (`PFCOUNT k1 k2 k3`); `hll/merge`: `ours` = `merge` of 3 dense HLLs
+//!   into a new key (`PFMERGE dest k1 k2 k3`). The server side of these is
+//!   `usec_per_call` from `INFO commandstats` (see the crate README).
+//! - `hll/add_sparse` (1000 elements into an empty HLL: stays sparse) and
+//!   `hll/add_dense` (10000 elements into a dense HLL): `ours` vs
+//!   `hyperloglogplus` (p = 14, std `RandomState`), throughput in elements.
+//! - `hll/count`: `ours` = `count` of one dense HLL whose cache is invalid;
+//!   `hyperloglogplus` = its `count` of a dense sketch.
 
-fn placeholder(_c: &mut criterion::Criterion) {}
+use std::collections::hash_map::RandomState;
+use std::hint::black_box;
+
+use criterion::{BatchSize, BenchmarkId, Criterion, Throughput};
+use hll::{Hll, DENSE_BODY, REGISTERS};
+use hyperloglogplus::{HyperLogLog, HyperLogLogPlus};
+
+fn elems(tag: &str, n: usize) -> Vec<Vec<u8>> {
+    (0..n).map(|i| format!("{tag}:{i}").into_bytes()).collect()
+}
+
+fn dense_hll(tag: &str, n: usize) -> Hll {
+    let mut h = Hll::new();
+    h.add_all(elems(tag, n));
+    assert!(!h.is_sparse());
+    h
+}
+
+fn kernels(c: &mut Criterion) {
+    let h = dense_hll("k", 100_000);
+    let dense: [u8; DENSE_BODY] = h.as_bytes()[16..].try_into().unwrap();
+    let regs = h.registers();
+    let n = REGISTERS as u64;
+
+    let mut g = c.benchmark_group("hll/unpack_max");
+    g.throughput(Throughput::Elements(n));
+    for k in hll::kernels() {
+        let mut raw = [0u8; REGISTERS];
+        g.bench_function(BenchmarkId::new(format!("kernel:{}", k.name()), REGISTERS), |b| {
+            b.iter(|| k.unpack_max(black_box(&dense), black_box(&mut raw)))
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("hll/pack");
+    g.throughput(Throughput::Elements(n));
+    for k in hll::kernels() {
+        let mut out = [0u8; DENSE_BODY];
+        g.bench_function(BenchmarkId::new(format!("kernel:{}", k.name()), REGISTERS), |b| {
+            b.iter(|| k.pack(black_box(&regs), black_box(&mut out)))
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("hll/histogram_dense");
+    g.throughput(Throughput::Elements(n));
+    for k in hll::kernels() {
+        g.bench_function(BenchmarkId::new(format!("kernel:{}", k.name()), REGISTERS), |b| {
+            b.iter(|| k.histogram_dense(black_box(&dense)))
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("hll/histogram_raw");
+    g.throughput(Throughput::Elements(n));
+    for k in hll::kernels() {
+        g.bench_function(BenchmarkId::new(format!("kernel:{}", k.name()), REGISTERS), |b| {
+            b.iter(|| k.histogram_raw(black_box(&regs)))
+        });
+    }
+    g.finish();
+}
+
+fn union_merge(c: &mut Criterion) {
+    let a = dense_hll("a", 20_000);
+    let b = dense_hll("b", 50_000);
+    let d = dense_hll("c", 10_000);
+
+    let mut g = c.benchmark_group("hll/count_union");
+    g.throughput(Throughput::Elements(3));
+    g.bench_function(BenchmarkId::new("ours", 3), |bn| {
+        bn.iter(|| hll::count_union(black_box(&[&a, &b, &d])))
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("hll/merge");
+    g.throughput(Throughput::Elements(3));
+    g.bench_function(BenchmarkId::new("ours", 3), |bn| {
+        bn.iter(|| {
+            let mut dest = Hll::new();
+            dest.merge(black_box(&[&a, &b, &d]));
+            dest
+        })
+    });
+    g.finish();
+}
+
+fn add(c: &mut Criterion) {
+    let sparse_elems = elems("s", 1000);
+    let mut g = c.benchmark_group("hll/add_sparse");
+    g.throughput(Throughput::Elements(sparse_elems.len() as u64));
+    g.bench_function(BenchmarkId::new("ours", sparse_elems.len()), |b| {
+        b.iter(|| {
+            let mut h = Hll::new();
+            for e in &sparse_elems {
+                h.add(black_box(e));
+            }
+            h
+        })
+    });
+    g.bench_function(BenchmarkId::new("hyperloglogplus", sparse_elems.len()), |b| {
+        b.iter(|| {
+            let mut h: HyperLogLogPlus<Vec<u8>, _> = HyperLogLogPlus::new(14, RandomState::new()).unwrap();
+            for e in &sparse_elems {
+                h.insert(black_box(e));
+            }
+            h
+        })
+    });
+    g.finish();
+
+    let base = dense_hll("base", 20_000);
+    let mut theirs: HyperLogLogPlus<Vec<u8>, _> = HyperLogLogPlus::new(14, RandomState::new()).unwrap();
+    for e in elems("base", 20_000) {
+        theirs.insert(&e);
+    }
+    theirs.count(); // settle into its dense form
+    let dense_elems = elems("d", 10_000);
+    let mut g = c.benchmark_group("hll/add_dense");
+    g.throughput(Throughput::Elements(dense_elems.len() as u64));
+    g.bench_function(BenchmarkId::new("ours", dense_elems.len()), |b| {
+        b.iter_batched_ref(
+            || base.clone(),
+            |h| {
+                for e in &dense_elems {
+                    h.add(black_box(e));
+                }
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    g.bench_function(BenchmarkId::new("hyperloglogplus", dense_elems.len()), |b| {
+        b.iter_batched_ref(
+            || theirs.clone(),
+            |h| {
+                for e in &dense_elems {
+                    h.insert(black_box(e));
+                }
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("hll/count");
+    g.throughput(Throughput::Elements(1));
+    let one = dense_hll("one", 100_000);
+    assert!(one.cached_count().is_none());
+    g.bench_function(BenchmarkId::new("ours", REGISTERS), |b| {
+        b.iter_batched_ref(|| one.clone(), |h| h.count(), BatchSize::SmallInput)
+    });
+    g.bench_function(BenchmarkId::new("hyperloglogplus", REGISTERS), |b| {
+        b.iter_batched_ref(|| theirs.clone(), |h| h.count(), BatchSize::SmallInput)
+    });
+    g.finish();
+}
 
 criterion::criterion_group! {
     name = benches;
     config = benches::config();
-    targets = placeholder
+    targets = kernels, union_merge, add
 }
 criterion::criterion_main!(benches);

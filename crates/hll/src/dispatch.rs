@@ -64,11 +64,12 @@ mod x86 {
     pub(super) const AVX512: Set = Set {
         name: "avx512",
         level: Level::Avx512,
-        supported: |f| f.avx512f && f.avx512bw && f.avx512vbmi,
+        supported: |f| f.avx2 && f.avx512f && f.avx512bw && f.avx512vbmi,
         unpack_max: avx512::unpack_max,
         pack: avx512::pack,
         histogram_dense: avx512::histogram_dense,
-        histogram_raw: avx512::histogram_raw,
+        // Measured faster than an AVX-512 counter (see avx512.rs).
+        histogram_raw: avx2::histogram_raw,
     };
 
     pub(super) const AVX2: Set = Set {

@@ -1,8 +1,8 @@
 //! `cargo xtask ci`: the whole test matrix, one line per cell, a summary table
 //! and the closing line `ci: N passed, M failed, K skipped`.
 
-use crate::servers;
 use crate::util::{self, cargo, root};
+use crate::{fuzz, servers};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -257,6 +257,89 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
         }),
     );
     add(
+        "miri",
+        "Miri: unit tests (scalar kernels, dispatch) at the scalar level (nightly)",
+        Box::new(|_, log| {
+            if let Some(why) = ensure_nightly(&["miri", "rust-src"], log) {
+                return Outcome::Skipped(why);
+            }
+            // Unit tests only: they cover the scalar kernels and the dispatch
+            // logic at Miri-sized inputs; the integration suites (golden
+            // files, exhaustive lengths) would take hours under Miri.
+            let mut args = vec!["miri", "test", "--workspace", "--lib"];
+            args.extend(CROSS_EXCLUDES);
+            test_cell_on(
+                log,
+                Toolchain::Nightly,
+                &[
+                    ("CPU_DETECT_MAX_LEVEL", "scalar"),
+                    ("MIRIFLAGS", "-Zmiri-disable-isolation"),
+                ],
+                None,
+                &args,
+            )
+        }),
+    );
+    add(
+        "asan",
+        "AddressSanitizer: the test suites natively (nightly -Zsanitizer=address)",
+        Box::new(|ctx, log| {
+            if ctx.host_arch != "x86_64" {
+                return Outcome::Skipped("the ASan cell is set up for x86_64 hosts".into());
+            }
+            if let Some(why) = ensure_nightly(&["rust-src"], log) {
+                return Outcome::Skipped(why);
+            }
+            let mut args = vec![
+                "test",
+                "--workspace",
+                "--lib",
+                "--tests",
+                "--target",
+                "x86_64-unknown-linux-gnu",
+            ];
+            args.extend(CROSS_EXCLUDES);
+            test_cell_on(
+                log,
+                Toolchain::Nightly,
+                &[
+                    ("RUSTFLAGS", "-Zsanitizer=address"),
+                    ("CARGO_TARGET_DIR", "target/asan"),
+                ],
+                None,
+                &args,
+            )
+        }),
+    );
+    add(
+        "fuzz",
+        "cargo-fuzz targets, 20 s each (libFuzzer + ASan, nightly)",
+        Box::new(|ctx, log| {
+            if let Err(why) = fuzz::ensure_tools(log) {
+                return Outcome::Skipped(why);
+            }
+            let targets = fuzz::targets(&ctx.root);
+            if targets.is_empty() {
+                return Outcome::Skipped("no fuzz targets".into());
+            }
+            let mut parts = Vec::new();
+            let mut bad = Vec::new();
+            for t in &targets {
+                let r = fuzz::run(&ctx.root, t, 20, log);
+                match (&r.crash, r.ok) {
+                    (Some(p), _) => bad.push(format!("{t}: crash, reproducer {p}")),
+                    (None, false) => bad.push(format!("{t}: build or run failed")),
+                    (None, true) => parts.push(format!("{t} {} execs", r.executions)),
+                }
+            }
+            if bad.is_empty() {
+                Outcome::Passed(parts.join(", "))
+            } else {
+                Outcome::Failed(bad.join("; "))
+            }
+        }),
+    );
+    add(
         "package",
         "cargo package --workspace (published crates)",
         Box::new(|_, log| {
@@ -321,6 +404,31 @@ fn detected_level(root: &Path) -> String {
         .to_string()
 }
 
+/// Makes sure the nightly toolchain with `components` is there; `Some(reason)`
+/// if it cannot be had.
+fn ensure_nightly(components: &[&str], log: &Path) -> Option<String> {
+    let toolchains =
+        util::output(Command::new("rustup").args(["toolchain", "list"])).unwrap_or_default();
+    if !toolchains.lines().any(|l| l.starts_with("nightly")) {
+        util::run_logged(
+            Command::new("rustup").args([
+                "toolchain",
+                "install",
+                "nightly",
+                "--profile",
+                "minimal",
+            ]),
+            log,
+        );
+    }
+    for c in components {
+        if !util::ensure_component(Some("nightly"), c, log) {
+            return Some(format!("nightly component {c} unavailable"));
+        }
+    }
+    None
+}
+
 /// Installs qemu (and friends) if needed; `Some(reason)` if still missing.
 fn need_qemu(packages: &[&str], binary: &str, log: &Path) -> Option<String> {
     let still = util::ensure_apt(packages, log);
@@ -374,6 +482,34 @@ fn test_cell(
     cross: Option<(&str, &str)>,
     args: &[&str],
 ) -> Outcome {
+    test_cell_on(log, Toolchain::Stable, env, cross, args)
+}
+
+/// Which toolchain runs a test cell's cargo.
+#[derive(Clone, Copy, PartialEq)]
+enum Toolchain {
+    Stable,
+    Nightly,
+}
+
+fn cargo_on(toolchain: Toolchain) -> Command {
+    match toolchain {
+        Toolchain::Stable => Command::new(cargo()),
+        Toolchain::Nightly => {
+            let mut c = Command::new("rustup");
+            c.args(["run", "nightly", "cargo"]);
+            c
+        }
+    }
+}
+
+fn test_cell_on(
+    log: &Path,
+    toolchain: Toolchain,
+    env: &[(&str, &str)],
+    cross: Option<(&str, &str)>,
+    args: &[&str],
+) -> Outcome {
     let mut report = Command::new(cargo());
     report.args(["run", "--quiet", "-p", "cpu-detect", "--example", "report"]);
     if let Some((target, _)) = cross {
@@ -391,7 +527,7 @@ fn test_cell(
         .unwrap_or("?")
         .to_string();
 
-    let mut cmd = Command::new(cargo());
+    let mut cmd = cargo_on(toolchain);
     cmd.args(args);
     for (k, v) in env {
         cmd.env(k, v);

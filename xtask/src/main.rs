@@ -5,6 +5,7 @@ mod bench;
 mod bench_types;
 mod bundle;
 mod ci;
+mod fuzz;
 mod plot;
 mod servers;
 mod util;
@@ -21,6 +22,7 @@ Commands:
   bundle    Build the test executables statically into a folder with run.sh,
             to run the suite on another x86-64 machine (AVX-512 hardware)
   bench     Run the criterion benchmarks / print the comparison report
+  fuzz      Run the cargo-fuzz targets for N seconds each
 
 Run `cargo xtask <command> --help` for a command's options.
 ";
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         "ci" => ci::main(rest),
         "golden" => servers::golden_main(rest),
         "bundle" => bundle::main(rest),
+        "fuzz" => fuzz::main(rest),
         "bench" => bench::main(rest),
         "-h" | "--help" | "help" => {
             print!("{HELP}");

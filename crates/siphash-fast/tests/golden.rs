@@ -13,11 +13,7 @@ struct Row {
 }
 
 fn read(name: &str) -> String {
-    let path = format!(
-        "{}/../../testdata/siphash/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    simd_core::testing::read_testdata(&format!("siphash/{name}"))
 }
 
 fn rows(name: &str) -> Vec<Row> {

@@ -231,7 +231,7 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
     );
     add(
         "qemu-riscv64-zbb",
-        "tests for riscv64gc built with +zbb under qemu-riscv64 -cpu rv64,zbb=true",
+        "tests for riscv64gc built with +zbb,+unaligned-scalar-mem (compile-time paths) under qemu-riscv64 -cpu rv64,zbb=true",
         Box::new(|_, log| {
             cross_cell(
                 log,
@@ -245,14 +245,44 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                 "qemu-riscv64 -L /usr/riscv64-linux-gnu -cpu rv64,zbb=true",
                 // qemu-user 7.2 has no riscv_hwprobe, so run-time detection
                 // cannot see Zbb there: build with it enabled (in its own
-                // target dir, so both builds stay cached) to run the Zbb kernels.
+                // target dir, so both builds stay cached) to run the Zbb
+                // kernels, and with unaligned-scalar-mem for the compile-time
+                // word-load path of siphash-fast (rustc warns that the feature
+                // name is unstable; the cell does not deny warnings).
                 &[
                     (
                         "CARGO_TARGET_RISCV64GC_UNKNOWN_LINUX_GNU_RUSTFLAGS",
-                        "-C target-feature=+zbb",
+                        "-C target-feature=+zbb,+unaligned-scalar-mem",
                     ),
                     ("CARGO_TARGET_DIR", "target/riscv64-zbb"),
                 ],
+            )
+        }),
+    );
+    add(
+        "riscv64-disasm",
+        "siphash-fast riscv64 word path: `ld` in the block loop, no `lbu` (objdump)",
+        Box::new(|_, log| {
+            if let Some(why) = need_qemu(
+                &["binutils-riscv64-linux-gnu"],
+                "riscv64-linux-gnu-objdump",
+                log,
+            ) {
+                return Outcome::Skipped(why);
+            }
+            if !util::ensure_target("riscv64gc-unknown-linux-gnu", log) {
+                return Outcome::Skipped(
+                    "rustup target riscv64gc-unknown-linux-gnu unavailable".into(),
+                );
+            }
+            let ok = util::run_logged(
+                Command::new("bash").arg("crates/siphash-fast/scripts/check-riscv-disasm.sh"),
+                log,
+            );
+            verdict(
+                ok,
+                "every instance of the word-load block loop uses ld, no lbu",
+                log,
             )
         }),
     );
@@ -429,7 +459,8 @@ fn ensure_nightly(components: &[&str], log: &Path) -> Option<String> {
     None
 }
 
-/// Installs qemu (and friends) if needed; `Some(reason)` if still missing.
+/// Installs Debian packages (qemu, cross tools) if needed; `Some(reason)` if
+/// `binary` is still missing.
 fn need_qemu(packages: &[&str], binary: &str, log: &Path) -> Option<String> {
     let still = util::ensure_apt(packages, log);
     if !util::have(binary) {

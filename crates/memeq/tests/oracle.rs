@@ -189,3 +189,28 @@ fn cmp_edge_bytes() {
     }
     assert_eq!(memeq::cmp(b"a", b"b"), Ordering::Less);
 }
+
+/// Lengths around the long kernels' thresholds (AVX-512: 128, 512 and its
+/// 256-byte loop; AVX2: 128-byte loop), difference at every position near
+/// both ends and every 7th in between.
+#[test]
+fn long_lengths() {
+    let lens = [
+        129usize, 255, 256, 257, 383, 511, 512, 513, 600, 767, 768, 769, 1023, 1024, 1025, 1100,
+    ];
+    let lens = &lens[..scaled(lens.len(), 2)];
+    let buf = random_bytes(8, 1200);
+    for &n in lens {
+        let a = &buf[3..3 + n];
+        let mut b = a.to_vec();
+        check(a, &b);
+        let mut p = 0;
+        while p < n {
+            b[p] = other(b[p], p);
+            check(a, &b);
+            check(&b, a);
+            b[p] = a[p];
+            p += if p < 300 || p + 300 > n { 1 } else { 7 };
+        }
+    }
+}

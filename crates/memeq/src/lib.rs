@@ -4,10 +4,10 @@
 //! A hash table spends its key compare in `bcmp` when the keys are byte
 //! strings: Rust's `[u8] == [u8]` checks the lengths and calls `bcmp`, an
 //! out-of-line call that must first sort out the length. [`eq`] instead
-//! inlines a short path for keys up to 64 bytes: overlapping loads (four
-//! 16-byte SSE2 compares on x86_64 cover every length 16..=64 without a branch
-//! on the length; overlapping 4-byte words below 16), never a read outside
-//! either slice. Longer inputs go to the best vector loop the CPU has (AVX-512,
+//! inlines a short path for keys up to 64 bytes: overlapping loads (the first
+//! and last 16 bytes as SSE2 compares for 16..=32 on x86_64, the first and
+//! last 32 for 33..=64; the first and last 8, 4 or 1 bytes below 16), never a
+//! read outside either slice. Longer inputs go to the best vector loop the CPU has (AVX-512,
 //! AVX2, SSE2, NEON), chosen once at run time.
 //!
 //! ```

@@ -293,3 +293,18 @@ fn sparse_limit_is_configurable() {
     assert_eq!(big.registers(), default.registers());
     assert_eq!(big.estimate(), default.estimate());
 }
+
+/// The README's first example, kept in sync here.
+#[test]
+fn readme_example() {
+    let mut h = Hll::new();
+    h.add(b"a");
+    h.add_all(["b", "c"]);
+    assert_eq!(h.count(), 3);
+    let bytes: &[u8] = h.as_bytes();
+    let mut other = Hll::from_bytes(bytes).unwrap();
+    other.add(b"d");
+    assert_eq!(count_union(&[&h, &other]), 4);
+    h.merge(&[&other]);
+    assert_eq!(h.count(), 4);
+}

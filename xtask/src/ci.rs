@@ -541,7 +541,7 @@ fn test_cell_on(
     cross: Option<(&str, &str)>,
     args: &[&str],
 ) -> Outcome {
-    let mut report = Command::new(cargo());
+    let mut report = cargo_on(toolchain);
     report.args(["run", "--quiet", "-p", "cpu-detect", "--example", "report"]);
     if let Some((target, _)) = cross {
         report.args(["--target", target]);

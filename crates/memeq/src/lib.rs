@@ -74,6 +74,11 @@ extern crate std;
 mod dispatch;
 mod kernels;
 
+/// The README's examples, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 use core::cmp::Ordering;
 pub use simd_core::Level;
 

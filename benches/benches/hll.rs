@@ -41,9 +41,10 @@ fn kernels(c: &mut Criterion) {
     g.throughput(Throughput::Elements(n));
     for k in hll::kernels() {
         let mut raw = [0u8; REGISTERS];
-        g.bench_function(BenchmarkId::new(format!("kernel:{}", k.name()), REGISTERS), |b| {
-            b.iter(|| k.unpack_max(black_box(&dense), black_box(&mut raw)))
-        });
+        g.bench_function(
+            BenchmarkId::new(format!("kernel:{}", k.name()), REGISTERS),
+            |b| b.iter(|| k.unpack_max(black_box(&dense), black_box(&mut raw))),
+        );
     }
     g.finish();
 
@@ -51,27 +52,30 @@ fn kernels(c: &mut Criterion) {
     g.throughput(Throughput::Elements(n));
     for k in hll::kernels() {
         let mut out = [0u8; DENSE_BODY];
-        g.bench_function(BenchmarkId::new(format!("kernel:{}", k.name()), REGISTERS), |b| {
-            b.iter(|| k.pack(black_box(&regs), black_box(&mut out)))
-        });
+        g.bench_function(
+            BenchmarkId::new(format!("kernel:{}", k.name()), REGISTERS),
+            |b| b.iter(|| k.pack(black_box(&regs), black_box(&mut out))),
+        );
     }
     g.finish();
 
     let mut g = c.benchmark_group("hll/histogram_dense");
     g.throughput(Throughput::Elements(n));
     for k in hll::kernels() {
-        g.bench_function(BenchmarkId::new(format!("kernel:{}", k.name()), REGISTERS), |b| {
-            b.iter(|| k.histogram_dense(black_box(&dense)))
-        });
+        g.bench_function(
+            BenchmarkId::new(format!("kernel:{}", k.name()), REGISTERS),
+            |b| b.iter(|| k.histogram_dense(black_box(&dense))),
+        );
     }
     g.finish();
 
     let mut g = c.benchmark_group("hll/histogram_raw");
     g.throughput(Throughput::Elements(n));
     for k in hll::kernels() {
-        g.bench_function(BenchmarkId::new(format!("kernel:{}", k.name()), REGISTERS), |b| {
-            b.iter(|| k.histogram_raw(black_box(&regs)))
-        });
+        g.bench_function(
+            BenchmarkId::new(format!("kernel:{}", k.name()), REGISTERS),
+            |b| b.iter(|| k.histogram_raw(black_box(&regs))),
+        );
     }
     g.finish();
 }
@@ -113,19 +117,24 @@ fn add(c: &mut Criterion) {
             h
         })
     });
-    g.bench_function(BenchmarkId::new("hyperloglogplus", sparse_elems.len()), |b| {
-        b.iter(|| {
-            let mut h: HyperLogLogPlus<Vec<u8>, _> = HyperLogLogPlus::new(14, RandomState::new()).unwrap();
-            for e in &sparse_elems {
-                h.insert(black_box(e));
-            }
-            h
-        })
-    });
+    g.bench_function(
+        BenchmarkId::new("hyperloglogplus", sparse_elems.len()),
+        |b| {
+            b.iter(|| {
+                let mut h: HyperLogLogPlus<Vec<u8>, _> =
+                    HyperLogLogPlus::new(14, RandomState::new()).unwrap();
+                for e in &sparse_elems {
+                    h.insert(black_box(e));
+                }
+                h
+            })
+        },
+    );
     g.finish();
 
     let base = dense_hll("base", 20_000);
-    let mut theirs: HyperLogLogPlus<Vec<u8>, _> = HyperLogLogPlus::new(14, RandomState::new()).unwrap();
+    let mut theirs: HyperLogLogPlus<Vec<u8>, _> =
+        HyperLogLogPlus::new(14, RandomState::new()).unwrap();
     for e in elems("base", 20_000) {
         theirs.insert(&e);
     }
@@ -144,17 +153,20 @@ fn add(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
-    g.bench_function(BenchmarkId::new("hyperloglogplus", dense_elems.len()), |b| {
-        b.iter_batched_ref(
-            || theirs.clone(),
-            |h| {
-                for e in &dense_elems {
-                    h.insert(black_box(e));
-                }
-            },
-            BatchSize::SmallInput,
-        )
-    });
+    g.bench_function(
+        BenchmarkId::new("hyperloglogplus", dense_elems.len()),
+        |b| {
+            b.iter_batched_ref(
+                || theirs.clone(),
+                |h| {
+                    for e in &dense_elems {
+                        h.insert(black_box(e));
+                    }
+                },
+                BatchSize::SmallInput,
+            )
+        },
+    );
     g.finish();
 
     let mut g = c.benchmark_group("hll/count");

@@ -147,6 +147,10 @@ const EMPTY: [u8; 18] = [
 pub struct Hll {
     bytes: Vec<u8>,
     sparse_max_bytes: usize,
+    /// Checkpoints into the sparse string for `add`, built on the first
+    /// sparse add and dropped by every other edit of the opcodes (merge,
+    /// promotion). Not part of the value.
+    index: Option<alloc::boxed::Box<sparse::Index>>,
 }
 
 impl Default for Hll {
@@ -179,6 +183,7 @@ impl Hll {
         Hll {
             bytes: EMPTY.to_vec(),
             sparse_max_bytes: DEFAULT_SPARSE_MAX_BYTES,
+            index: None,
         }
     }
 
@@ -230,6 +235,7 @@ impl Hll {
         Ok(Hll {
             bytes,
             sparse_max_bytes: DEFAULT_SPARSE_MAX_BYTES,
+            index: None,
         })
     }
 
@@ -313,14 +319,11 @@ impl Hll {
     /// Raises one register, invalidating the cache if it changed.
     fn set_register(&mut self, index: usize, count: u8) -> bool {
         if self.is_sparse() {
-            let mut cur = sparse::Cursor::START;
-            match sparse::set(
-                &mut self.bytes,
-                index,
-                count,
-                self.sparse_max_bytes,
-                &mut cur,
-            ) {
+            let bytes = &self.bytes;
+            let idx = self
+                .index
+                .get_or_insert_with(|| alloc::boxed::Box::new(sparse::Index::build(bytes)));
+            match sparse::set_indexed(&mut self.bytes, index, count, self.sparse_max_bytes, idx) {
                 sparse::Set::Unchanged => return false,
                 sparse::Set::Changed => return true,
                 sparse::Set::NeedsDense => self.promote(),
@@ -344,6 +347,7 @@ impl Hll {
     /// Replaces the (sparse) bytes by a dense string with this header and
     /// these registers.
     fn promote_with(&mut self, raw: &[u8; REGISTERS]) {
+        self.index = None;
         let mut d = alloc::vec![0u8; DENSE_BYTES];
         d[..HDR].copy_from_slice(&self.bytes[..HDR]);
         d[4] = ENC_DENSE;
@@ -399,6 +403,8 @@ impl Hll {
     /// sparse routine (and the normal conversion rules), exactly as a
     /// server does. The cache is invalidated.
     pub fn merge(&mut self, others: &[&Hll]) {
+        // The sparse path below edits the opcodes without the index.
+        self.index = None;
         let mut raw = [0u8; REGISTERS];
         self.max_into(&mut raw);
         let mut any_dense = !self.is_sparse();

@@ -85,15 +85,13 @@ fn one_byte_runs(x: u64) -> (usize, usize) {
 
 /// Appends the zero-run opcode for `len` registers (`1..=16384`).
 #[inline(always)]
-fn push_zeros(seq: &mut [u8; 5], n: &mut usize, len: usize) {
+fn push_zeros(push: &mut impl FnMut(u8), len: usize) {
     if len > ZERO_MAX_LEN {
         let l = len - 1;
-        seq[*n] = 0x40 | (l >> 8) as u8;
-        seq[*n + 1] = l as u8;
-        *n += 2;
+        push(0x40 | (l >> 8) as u8);
+        push(l as u8);
     } else {
-        seq[*n] = (len - 1) as u8;
-        *n += 1;
+        push((len - 1) as u8);
     }
 }
 
@@ -297,86 +295,107 @@ fn set_edit(
     // `prevprev` never covers a later (larger) index.
     *cur = prevprev.unwrap_or(*cur);
     let op = bytes[p];
-
-    if is_val(op) {
-        let old = val_value(op);
-        if old >= count {
-            return Set::Unchanged;
-        }
-        if span == 1 {
-            bytes[p] = val(count, 1);
-            finish(bytes, prev, p + 1, end, edit);
-            return Set::Changed;
-        }
-    } else if is_zero(op) && span == 1 {
-        bytes[p] = val(count, 1);
-        finish(bytes, prev, p + 1, end, edit);
-        return Set::Changed;
+    if is_val(op) && val_value(op) >= count {
+        return Set::Unchanged;
     }
 
-    // General case: split the opcode around `index`.
+    // The opcodes replacing the one at `p`, little-endian in `seq` (n
+    // bytes): the run before `index`, VAL(count), the run after it.
     let last = first + span - 1;
-    let mut seq = [0u8; 5];
+    let mut seq = 0u64;
     let mut n = 0;
+    let mut push = |b: u8| {
+        seq |= u64::from(b) << (8 * n);
+        n += 1;
+    };
     if is_val(op) {
         let v = val_value(op);
         if index != first {
-            seq[n] = val(v, index - first);
-            n += 1;
+            push(val(v, index - first));
         }
-        seq[n] = val(count, 1);
-        n += 1;
+        push(val(count, 1));
         if index != last {
-            seq[n] = val(v, last - index);
-            n += 1;
+            push(val(v, last - index));
         }
     } else {
         if index != first {
-            push_zeros(&mut seq, &mut n, index - first);
+            push_zeros(&mut push, index - first);
         }
-        seq[n] = val(count, 1);
-        n += 1;
+        push(val(count, 1));
         if index != last {
-            push_zeros(&mut seq, &mut n, last - index);
+            push_zeros(&mut push, last - index);
         }
     }
 
+    if n > oplen && end + (n - oplen) > limit {
+        return Set::NeedsDense;
+    }
+    let start = prev.unwrap_or(Cursor::START);
+    let quiet = no_fusion(bytes, start.off, p, oplen, seq, n);
     if n > oplen {
-        if end + (n - oplen) > limit {
-            return Set::NeedsDense;
-        }
-        bytes.resize(end + (n - oplen), 0);
+        // Grow by the bytes that the move below overwrites (no memset).
+        bytes.extend_from_slice(&seq.to_le_bytes()[..n - oplen]);
         bytes.copy_within(p + oplen..end, p + n);
     } else if n < oplen {
         // A non-canonical XZERO of one register became one VAL.
         bytes.copy_within(p + oplen..end, p + n);
         bytes.truncate(end - (oplen - n));
     }
-    bytes[p..p + n].copy_from_slice(&seq[..n]);
-    finish(bytes, prev, p + n, end, edit);
+    bytes[p..p + n].copy_from_slice(&seq.to_le_bytes()[..n]);
+    let touched = if quiet {
+        bytes[15] |= 0x80;
+        start.off
+    } else {
+        merge_pass(bytes, start.off)
+    };
+    // The split wrote below p + n (before fusions moved it) and the
+    // fusions below `touched`: past both, the bytes are the old ones
+    // shifted.
+    *edit = Edit {
+        start,
+        sync: (p + n).max(touched),
+        delta: bytes.len() as isize - end as isize,
+    };
     Set::Changed
 }
 
-/// The merge pass after an edit that wrote opcodes up to `written` (string
-/// length `old_len` before it), and the [`Edit`] record.
+/// Whether the merge pass from `from` (the opcode before `p`, or `p`) is
+/// sure to fuse nothing once the opcode at `p` (`oplen` bytes) is replaced
+/// by the `n` bytes of `seq`. Decided on the bytes before the edit: the
+/// pass's five steps look at opcode heads among its first 11 bytes and
+/// their next byte, so if no two neighbours there could fuse (on raw
+/// bytes; XZERO low bytes only add false alarms) the pass would do nothing.
+/// Reading the edited string instead would stall on store forwarding (an
+/// 8-byte load over the bytes just written).
 #[inline(always)]
-fn finish(
-    bytes: &mut Vec<u8>,
-    prev: Option<Cursor>,
-    written: usize,
-    old_len: usize,
-    edit: &mut Edit,
-) {
-    let start = prev.unwrap_or(Cursor::START);
-    let q = merge_pass(bytes, start.off);
-    // Fusions only happen at or before the pass's last position `q` (and
-    // rewrite the byte there), and the split wrote below `written`: past
-    // both, the bytes are the old ones shifted.
-    *edit = Edit {
-        start,
-        sync: written.max(q + 1),
-        delta: bytes.len() as isize - old_len as isize,
-    };
+fn no_fusion(bytes: &[u8], from: usize, p: usize, oplen: usize, seq: u64, n: usize) -> bool {
+    let t = p + oplen;
+    if t + 16 > bytes.len() || p - from > 2 {
+        return false;
+    }
+    let plen = p - from;
+    let mut head = 0u64;
+    for (k, &b) in bytes[from..p].iter().enumerate() {
+        head |= u64::from(b) << (8 * k);
+    }
+    head |= seq << (8 * plen);
+    let tail = u128::from(load::u64_le(bytes, t)) | u128::from(load::u64_le(bytes, t + 8)) << 64;
+    // At most 2 + 5 head bytes, so at least 9 tail bytes stay in `w`.
+    let w = u128::from(head) | tail << (8 * (plen + n));
+    !fusable_pair(w as u64) && !fusable_pair((w >> 32) as u64)
+}
+
+/// Whether some byte `i` in `0..7` of `x` and byte `i + 1` both have the
+/// VAL prefix and the same value bits (a pair the merge pass could fuse).
+#[inline(always)]
+fn fusable_pair(x: u64) -> bool {
+    const TOP: u64 = 0x8080_8080_8080_8080;
+    let y = x >> 8;
+    let both_val = x & y & TOP;
+    // Value bits are 0x7c; their difference plus 0x7f sets bit 7 iff
+    // nonzero (no carry out of the byte).
+    let diff = ((x ^ y) & 0x7c7c_7c7c_7c7c_7c7c).wrapping_add(0x7f7f_7f7f_7f7f_7f7f);
+    both_val & !diff != 0
 }
 
 /// log2 of the registers per [`Index`] block.
@@ -491,9 +510,13 @@ pub(crate) fn set_indexed(
 
 /// Step 6: up to five steps from `p`, fusing adjacent VALs of equal value
 /// whose runs add up to at most 4; then invalidates the cached count.
-/// Returns where the pass stopped.
+/// Returns the end of what it rewrote (the fused byte, everything after it
+/// shifted), or `p` if it fused nothing.
 fn merge_pass(bytes: &mut Vec<u8>, mut p: usize) -> usize {
+    bytes[15] |= 0x80;
+    let start = p;
     let mut end = bytes.len();
+    let mut touched = start;
     let mut budget = 5;
     while p < end && budget > 0 {
         budget -= 1;
@@ -515,14 +538,14 @@ fn merge_pass(bytes: &mut Vec<u8>, mut p: usize) -> usize {
                     bytes.copy_within(p + 1..end, p);
                     end -= 1;
                     bytes.truncate(end);
+                    touched = p + 1;
                     continue; // try the fused VAL with the next one
                 }
             }
         }
         p += 1;
     }
-    bytes[15] |= 0x80;
-    p
+    touched
 }
 
 /// Calls `run(first_register, len, value)` for every VAL opcode of a

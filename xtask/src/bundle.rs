@@ -20,6 +20,10 @@ run.sh prints the CPU model, the detected level, each executable's result and
 a closing `bundle: N passed, M failed` line; exit status non-zero on failure.
 ";
 
+/// Static executables, without symbols: the bundle must stay small enough to
+/// copy to another machine (the device tool carries at most 64 MiB).
+const RUSTFLAGS: &str = "-C target-feature=+crt-static -C strip=symbols";
+
 pub fn main(args: &[String]) -> Result<(), String> {
     if util::wants_help(args) || args.is_empty() {
         print!("{HELP}");
@@ -35,7 +39,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let build_dir = root.join("target/bundle-build");
     let mut cmd = Command::new(cargo());
     cmd.current_dir(&root)
-        .env("RUSTFLAGS", "-C target-feature=+crt-static")
+        .env("RUSTFLAGS", RUSTFLAGS)
         .env("CARGO_TARGET_DIR", &build_dir)
         .args([
             "test",
@@ -64,12 +68,24 @@ pub fn main(args: &[String]) -> Result<(), String> {
         };
         if v["reason"] == "compiler-artifact" && v["profile"]["test"] == true {
             if let Some(exe) = v["executable"].as_str() {
-                let krate = v["target"]["name"].as_str().unwrap_or("test").to_string();
-                let kind = v["target"]["kind"][0]
+                // <package>-<target>: e.g. hll-golden, bitcount-lib.
+                let package = v["manifest_path"]
                     .as_str()
-                    .unwrap_or("test")
-                    .to_string();
-                exes.push((format!("{krate}-{kind}"), PathBuf::from(exe)));
+                    .and_then(|m| {
+                        Path::new(m)
+                            .parent()?
+                            .file_name()?
+                            .to_str()
+                            .map(str::to_string)
+                    })
+                    .unwrap_or_else(|| "crate".to_string());
+                let kind = v["target"]["kind"][0].as_str().unwrap_or("test");
+                let target = if kind == "lib" {
+                    "lib"
+                } else {
+                    v["target"]["name"].as_str().unwrap_or("test")
+                };
+                exes.push((format!("{package}-{target}"), PathBuf::from(exe)));
             }
         }
     }
@@ -77,7 +93,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let mut report = Command::new(cargo());
     report
         .current_dir(&root)
-        .env("RUSTFLAGS", "-C target-feature=+crt-static")
+        .env("RUSTFLAGS", RUSTFLAGS)
         .env("CARGO_TARGET_DIR", &build_dir)
         .args([
             "build",
@@ -161,8 +177,11 @@ fn run_script(names: &[String]) -> String {
          \x20   out=$(\"$here/bin/$t\" --test-threads=2 2>&1); rc=$?\n\
          \x20   line=$(printf '%s\\n' \"$out\" | grep 'test result' | tail -1)\n\
          \x20   p=$(printf '%s\\n' \"$out\" | grep 'test result' | sed -E 's/.* ([0-9]+) passed.*/\\1/' | awk '{s+=$1} END {print s+0}')\n\
-         \x20   passed=$((passed + p))\n\
-         \x20   if [ $rc -ne 0 ]; then failed=$((failed + 1)); echo \"FAILED $t\"; printf '%s\\n' \"$out\" | tail -30; else echo \"ok $t: $line\"; fi\n\
+         \x20   f=$(printf '%s\\n' \"$out\" | grep 'test result' | sed -E 's/.* ([0-9]+) failed.*/\\1/' | awk '{s+=$1} END {print s+0}')\n\
+         \x20   # An executable that died without a result line counts as one failure.\n\
+         \x20   if [ $rc -ne 0 ] && [ $f -eq 0 ]; then f=1; fi\n\
+         \x20   passed=$((passed + p)); failed=$((failed + f))\n\
+         \x20   if [ $rc -ne 0 ]; then echo \"FAILED $t\"; printf '%s\\n' \"$out\" | tail -30; else echo \"ok $t: $line\"; fi\n\
          \x20 done\n\
          done\n\
          echo \"bundle: $passed passed, $failed failed\"\n\

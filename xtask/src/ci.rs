@@ -49,6 +49,9 @@ pub struct Ctx {
     pub host_arch: &'static str,
 }
 
+/// The declared `rust-version` of every published crate.
+const MSRV: &str = "1.89";
+
 const CROSS_EXCLUDES: [&str; 4] = ["--exclude", "xtask", "--exclude", "benches"];
 
 fn cells(ctx: &Ctx) -> Vec<Cell> {
@@ -120,6 +123,45 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
             }),
         );
     }
+    add(
+        "msrv",
+        "cargo check, all targets, on Rust 1.89 (the declared rust-version)",
+        Box::new(|_, log| {
+            let toolchains = util::output(Command::new("rustup").args(["toolchain", "list"]))
+                .unwrap_or_default();
+            if !toolchains.lines().any(|l| l.starts_with(MSRV)) {
+                util::run_logged(
+                    Command::new("rustup").args([
+                        "toolchain",
+                        "install",
+                        MSRV,
+                        "--profile",
+                        "minimal",
+                    ]),
+                    log,
+                );
+            }
+            let mut cmd = Command::new("rustup");
+            cmd.args([
+                "run",
+                MSRV,
+                "cargo",
+                "check",
+                "--workspace",
+                "--all-targets",
+            ])
+            .args(CROSS_EXCLUDES)
+            .env("CARGO_TARGET_DIR", "target/msrv");
+            if !util::run_logged(&mut cmd, log) {
+                let text = std::fs::read_to_string(log).unwrap_or_default();
+                if text.contains("toolchain") && text.contains("not installed") {
+                    return Outcome::Skipped(format!("Rust {MSRV} could not be installed"));
+                }
+                return Outcome::Failed(format!("see {}", log.display()));
+            }
+            Outcome::Passed(format!("published crates and their tests build on {MSRV}"))
+        }),
+    );
     add(
         "doc",
         "cargo doc, warnings denied",

@@ -198,25 +198,36 @@ fn prepare(g: &[&[u8]], base: *const u8) -> Lanes {
 
 /// Word `j` of every lane: a gather of block `j` where `j < nfull`, the
 /// final word elsewhere (the gather's merge source).
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn word(l: &Lanes, base: *const u8, j: usize) -> __m512i {
-    let has = _mm512_cmpgt_epu64_mask(l.nfull, _mm512_set1_epi64(j as i64));
-    if has == 0 {
-        return l.fin;
-    }
-    let at = _mm512_add_epi64(l.off, _mm512_set1_epi64(8 * j as i64));
-    // SAFETY: lanes with j < nfull read bytes 8j..8j+8 of their own slice;
+///
+/// # Safety
+/// The CPU must support AVX-512F, and `l` must come from `prepare` with the
+/// same `base`.
+#[inline(always)]
+unsafe fn word(l: &Lanes, base: *const u8, j: usize) -> __m512i {
+    // SAFETY: the caller guarantees AVX-512F; lanes with j < nfull read
+    // bytes 8j..8j+8 of their own slice (base + off is the lane's pointer),
     // the others do not load.
-    unsafe { _mm512_mask_i64gather_epi64::<1>(l.fin, has, at, base.cast()) }
+    unsafe {
+        let has = _mm512_cmpgt_epu64_mask(l.nfull, _mm512_set1_epi64(j as i64));
+        if has == 0 {
+            return l.fin;
+        }
+        let at = _mm512_add_epi64(l.off, _mm512_set1_epi64(8 * j as i64));
+        _mm512_mask_i64gather_epi64::<1>(l.fin, has, at, base.cast())
+    }
 }
 
 /// Words `j` and `j + 1` of 8 lanes that all have both as whole blocks:
 /// one 16-byte load per lane and a transpose (`vinserti32x4`,
 /// `vpunpcklqdq`/`vpunpckhqdq`), about half the cost of two gathers.
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn pair(g: &[&[u8]], j: usize) -> (__m512i, __m512i) {
+///
+/// `inline(always)` (not possible with `#[target_feature]`): out of line,
+/// LLVM returned the two vectors through the stack.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[inline(always)]
+unsafe fn pair(g: &[&[u8]], j: usize) -> (__m512i, __m512i) {
     let g: &[&[u8]; LANES] = g.try_into().expect("8 lanes");
     let at = |i: usize| -> __m128i {
         let b: &[u8; 16] = g[i][8 * j..8 * j + 16].try_into().expect("16 bytes");
@@ -224,36 +235,42 @@ fn pair(g: &[&[u8]], j: usize) -> (__m512i, __m512i) {
         // x86_64) has no alignment requirement.
         unsafe { _mm_loadu_si128(b.as_ptr().cast::<__m128i>()) }
     };
-    // a = lanes 0, 2, 4, 6 and b = lanes 1, 3, 5, 7, one lane per 128 bits.
-    let a = _mm512_inserti32x4::<3>(
-        _mm512_inserti32x4::<2>(
-            _mm512_inserti32x4::<1>(_mm512_castsi128_si512(at(0)), at(2)),
-            at(4),
-        ),
-        at(6),
-    );
-    let b = _mm512_inserti32x4::<3>(
-        _mm512_inserti32x4::<2>(
-            _mm512_inserti32x4::<1>(_mm512_castsi128_si512(at(1)), at(3)),
-            at(5),
-        ),
-        at(7),
-    );
-    (_mm512_unpacklo_epi64(a, b), _mm512_unpackhi_epi64(a, b))
+    // SAFETY: the caller guarantees AVX-512F.
+    unsafe {
+        // a = lanes 0, 2, 4, 6 and b = lanes 1, 3, 5, 7, one lane per 128 bits.
+        let a = _mm512_inserti32x4::<3>(
+            _mm512_inserti32x4::<2>(
+                _mm512_inserti32x4::<1>(_mm512_castsi128_si512(at(0)), at(2)),
+                at(4),
+            ),
+            at(6),
+        );
+        let b = _mm512_inserti32x4::<3>(
+            _mm512_inserti32x4::<2>(
+                _mm512_inserti32x4::<1>(_mm512_castsi128_si512(at(1)), at(3)),
+                at(5),
+            ),
+            at(7),
+        );
+        (_mm512_unpacklo_epi64(a, b), _mm512_unpackhi_epi64(a, b))
+    }
 }
 
 /// Word `at..at + 8` of each of 8 inputs, lane `i` from `g[i]`: scalar
-/// loads and inserts, for the odd block and the tail of the equal-length
-/// path (no gather: a `vpgatherqq` of 8 costs more than 8 `mov`s here).
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn word_at(g: &[&[u8]], at: usize) -> __m512i {
+/// loads and inserts, for the odd block and the partial tail of the
+/// equal-length path.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[inline(always)]
+unsafe fn word_at(g: &[&[u8]], at: usize) -> __m512i {
     let g: &[&[u8]; LANES] = g.try_into().expect("8 lanes");
     let w = |i: usize| -> i64 {
         let b: &[u8; 8] = g[i][at..at + 8].try_into().expect("8 bytes");
         u64::from_le_bytes(*b) as i64
     };
-    _mm512_set_epi64(w(7), w(6), w(5), w(4), w(3), w(2), w(1), w(0))
+    // SAFETY: the caller guarantees AVX-512F.
+    unsafe { _mm512_set_epi64(w(7), w(6), w(5), w(4), w(3), w(2), w(1), w(0)) }
 }
 
 /// The length shared by every input of `g`, if they all have one.
@@ -282,33 +299,46 @@ fn uniform<const C: usize, const D: usize, const G: usize>(
     let gs: [&[&[u8]]; G] = core::array::from_fn(|k| &inputs[8 * k..8 * k + 8]);
     let mut s = splat::<G>(init);
     let nfull = len / 8;
+    // Plain loops over the groups, no `array::from_fn`/`map` closures: those
+    // are generic functions without AVX-512 enabled, so LLVM cannot inline
+    // the vector closures into them and every word went through memory.
+    let mut w0 = [_mm512_setzero_si512(); G];
+    let mut w1 = w0;
     let mut j = 0;
     while j + 1 < nfull {
-        let w: [(__m512i, __m512i); G] = core::array::from_fn(|k| pair(gs[k], j));
-        compress::<C, G>(&mut s, w.map(|p| p.0));
-        compress::<C, G>(&mut s, w.map(|p| p.1));
+        for k in 0..G {
+            // SAFETY: this function requires AVX-512F.
+            (w0[k], w1[k]) = unsafe { pair(gs[k], j) };
+        }
+        compress::<C, G>(&mut s, w0);
+        compress::<C, G>(&mut s, w1);
         j += 2;
     }
     if j < nfull {
-        compress::<C, G>(&mut s, core::array::from_fn(|k| word_at(gs[k], 8 * j)));
+        for k in 0..G {
+            // SAFETY: this function requires AVX-512F.
+            w0[k] = unsafe { word_at(gs[k], 8 * j) };
+        }
+        compress::<C, G>(&mut s, w0);
     }
     let top = _mm512_set1_epi64(((len as u64) << 56) as i64);
     let rem = len % 8;
-    let fin: [__m512i; G] = if rem == 0 {
-        [top; G]
-    } else if len >= 8 {
+    let mut fin = [top; G];
+    if rem != 0 && len >= 8 {
         // The last 8 bytes, shifted right past the bytes of the last block.
         let sh = _mm_cvtsi64_si128((64 - 8 * rem) as i64);
-        core::array::from_fn(|k| {
-            _mm512_or_si512(_mm512_srl_epi64(word_at(gs[k], len - 8), sh), top)
-        })
-    } else {
-        core::array::from_fn(|k| {
+        for k in 0..G {
+            // SAFETY: this function requires AVX-512F.
+            let w = unsafe { word_at(gs[k], len - 8) };
+            fin[k] = _mm512_or_si512(_mm512_srl_epi64(w, sh), top);
+        }
+    } else if rem != 0 {
+        for k in 0..G {
             let t = |i: usize| Native::small(gs[k][i]) as i64;
             let w = _mm512_set_epi64(t(7), t(6), t(5), t(4), t(3), t(2), t(1), t(0));
-            _mm512_or_si512(w, top)
-        })
-    };
+            fin[k] = _mm512_or_si512(w, top);
+        }
+    }
     compress::<C, G>(&mut s, fin);
     finish::<D, G>(s, out);
 }
@@ -324,37 +354,55 @@ fn groups<const C: usize, const D: usize, const G: usize>(
     out: &mut [u64],
 ) {
     let base = inputs[0].as_ptr();
-    let lanes: [Lanes; G] = core::array::from_fn(|k| prepare(&inputs[8 * k..8 * k + 8], base));
+    let mut lanes = [Lanes {
+        off: _mm512_setzero_si512(),
+        nfull: _mm512_setzero_si512(),
+        fin: _mm512_setzero_si512(),
+    }; G];
+    for (k, l) in lanes.iter_mut().enumerate() {
+        *l = prepare(&inputs[8 * k..8 * k + 8], base);
+    }
     let blocks = || inputs.iter().map(|i| i.len() / 8);
     let lo = blocks().min().unwrap_or(0);
     let hi = blocks().max().unwrap_or(0);
     let mut s = splat::<G>(init);
     // Words 0..=lo: every lane is still absorbing; below lo they are whole
     // blocks in every lane, loaded two at a time.
+    let mut w0 = [_mm512_setzero_si512(); G];
+    let mut w1 = w0;
     let mut j = 0;
     while j + 1 < lo {
-        let w: [(__m512i, __m512i); G] =
-            core::array::from_fn(|k| pair(&inputs[8 * k..8 * k + 8], j));
-        compress::<C, G>(&mut s, w.map(|p| p.0));
-        compress::<C, G>(&mut s, w.map(|p| p.1));
+        for k in 0..G {
+            // SAFETY: this function requires AVX-512F.
+            (w0[k], w1[k]) = unsafe { pair(&inputs[8 * k..8 * k + 8], j) };
+        }
+        compress::<C, G>(&mut s, w0);
+        compress::<C, G>(&mut s, w1);
         j += 2;
     }
     while j <= lo {
-        compress::<C, G>(&mut s, core::array::from_fn(|k| word(&lanes[k], base, j)));
+        for k in 0..G {
+            // SAFETY: this function requires AVX-512F; `lanes[k]` was
+            // prepared with `base`.
+            w0[k] = unsafe { word(&lanes[k], base, j) };
+        }
+        compress::<C, G>(&mut s, w0);
         j += 1;
     }
     for j in lo + 1..=hi {
-        // Lane i absorbs word j while j <= nfull[i].
-        let active: [__mmask8; G] = core::array::from_fn(|k| {
-            _mm512_cmpge_epu64_mask(lanes[k].nfull, _mm512_set1_epi64(j as i64))
-        });
         let mut t = s;
-        compress::<C, G>(&mut t, core::array::from_fn(|k| word(&lanes[k], base, j)));
         for k in 0..G {
-            s[k].v0 = _mm512_mask_mov_epi64(s[k].v0, active[k], t[k].v0);
-            s[k].v1 = _mm512_mask_mov_epi64(s[k].v1, active[k], t[k].v1);
-            s[k].v2 = _mm512_mask_mov_epi64(s[k].v2, active[k], t[k].v2);
-            s[k].v3 = _mm512_mask_mov_epi64(s[k].v3, active[k], t[k].v3);
+            // SAFETY: as above.
+            w0[k] = unsafe { word(&lanes[k], base, j) };
+        }
+        compress::<C, G>(&mut t, w0);
+        for k in 0..G {
+            // Lane i absorbs word j while j <= nfull[i].
+            let active = _mm512_cmpge_epu64_mask(lanes[k].nfull, _mm512_set1_epi64(j as i64));
+            s[k].v0 = _mm512_mask_mov_epi64(s[k].v0, active, t[k].v0);
+            s[k].v1 = _mm512_mask_mov_epi64(s[k].v1, active, t[k].v1);
+            s[k].v2 = _mm512_mask_mov_epi64(s[k].v2, active, t[k].v2);
+            s[k].v3 = _mm512_mask_mov_epi64(s[k].v3, active, t[k].v3);
         }
     }
     finish::<D, G>(s, out);

@@ -330,25 +330,32 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
     );
     add(
         "miri",
-        "Miri: unit tests (scalar kernels, dispatch) at the scalar level (nightly)",
+        "Miri: unit tests (scalar kernels, dispatch) and Miri-sized property tests, scalar level (nightly)",
         Box::new(|_, log| {
             if let Some(why) = ensure_nightly(&["miri", "rust-src"], log) {
                 return Outcome::Skipped(why);
             }
-            // Unit tests only: they cover the scalar kernels and the dispatch
-            // logic at Miri-sized inputs; the integration suites (golden
-            // files, exhaustive lengths) would take hours under Miri.
+            // Unit tests first: they cover the scalar kernels and the dispatch
+            // logic at Miri-sized inputs; the other integration suites
+            // (golden files, exhaustive lengths) would take hours under Miri.
             let mut args = vec!["miri", "test", "--workspace", "--lib"];
             args.extend(CROSS_EXCLUDES);
+            let env = [
+                ("CPU_DETECT_MAX_LEVEL", "scalar"),
+                ("MIRIFLAGS", "-Zmiri-disable-isolation"),
+            ];
+            match test_cell_on(log, Toolchain::Nightly, &env, None, &args) {
+                Outcome::Passed(_) => {}
+                other => return other,
+            }
+            // Plus the property tests that scale themselves down under Miri
+            // (the counts in the summary cover both runs).
             test_cell_on(
                 log,
                 Toolchain::Nightly,
-                &[
-                    ("CPU_DETECT_MAX_LEVEL", "scalar"),
-                    ("MIRIFLAGS", "-Zmiri-disable-isolation"),
-                ],
+                &env,
                 None,
-                &args,
+                &["miri", "test", "-p", "memeq", "-p", "siphash-fast", "--test", "proptest"],
             )
         }),
     );

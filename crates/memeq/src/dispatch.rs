@@ -177,12 +177,19 @@ pub(crate) unsafe fn eq_upto64(a: *const u8, b: *const u8, n: usize) -> bool {
     return unsafe { scalar::eq_upto64(a, b, n) };
 }
 
-/// The order of the first `n` bytes at `a` and `b`, `n <= 64` (no dispatch).
+/// The order of `a` and `b` (lengths `la`, `lb`) from their first
+/// `n = min(la, lb) <= 64` bytes at `a` and `b`: `[u8]::cmp` (no dispatch).
 ///
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `n <= 64`.
 #[inline(always)]
-pub(crate) unsafe fn cmp_upto64(a: *const u8, b: *const u8, n: usize) -> Ordering {
+pub(crate) unsafe fn cmp_upto64(
+    a: *const u8,
+    b: *const u8,
+    n: usize,
+    la: usize,
+    lb: usize,
+) -> Ordering {
     #[cfg(all(
         target_arch = "x86_64",
         target_feature = "avx512bw",
@@ -192,7 +199,7 @@ pub(crate) unsafe fn cmp_upto64(a: *const u8, b: *const u8, n: usize) -> Orderin
         // SAFETY: forwarded; the build enables AVX-512BW and BMI2.
         let m = unsafe { avx512::ne_upto64(a, b, n) };
         if m == 0 {
-            return Ordering::Equal;
+            return la.cmp(&lb);
         }
         let i = m.trailing_zeros() as usize;
         // SAFETY: i < n.
@@ -203,8 +210,8 @@ pub(crate) unsafe fn cmp_upto64(a: *const u8, b: *const u8, n: usize) -> Orderin
         not(all(target_feature = "avx512bw", target_feature = "bmi2"))
     ))]
     // SAFETY: forwarded.
-    return unsafe { sse2::cmp_upto64(a, b, n) };
+    return unsafe { sse2::cmp_upto64(a, b, n, la, lb) };
     #[cfg(not(target_arch = "x86_64"))]
     // SAFETY: forwarded.
-    return unsafe { scalar::cmp_upto64(a, b, n) };
+    return unsafe { scalar::cmp_upto64(a, b, n, la, lb) };
 }

@@ -140,8 +140,7 @@ pub fn cmp(a: &[u8], b: &[u8]) -> Ordering {
     let n = a.len().min(b.len());
     if n <= 64 {
         // SAFETY: both slices hold at least n <= 64 bytes.
-        let o = unsafe { dispatch::cmp_upto64(a.as_ptr(), b.as_ptr(), n) };
-        return o.then(a.len().cmp(&b.len()));
+        return unsafe { dispatch::cmp_upto64(a.as_ptr(), b.as_ptr(), n, a.len(), b.len()) };
     }
     order_at(a, b, dispatch::mismatch_long(a, b))
 }

@@ -65,38 +65,59 @@ pub(crate) unsafe fn eq_below16(a: *const u8, b: *const u8, n: usize) -> bool {
     }
 }
 
-/// The lexicographic order of the first `n` bytes at `a` and `b`, `n < 16`.
+/// The order of `a` and `b` given that their first `n` bytes are at `a`
+/// and `b` and their lengths are `la` and `lb` (`n = min(la, lb) < 16`): the
+/// contract of `[u8]::cmp`.
 ///
 /// Builds one big-endian key per side from overlapping loads: comparing the
 /// keys as integers compares the bytes in order (overlapping bytes are only
-/// reached once the bytes before them compared equal).
+/// reached once the bytes before them compared equal). The pair to compare
+/// (the first differing keys, else the lengths) is picked with selects, so
+/// the only branches are on `n`, and one integer compare decides (no
+/// `Ordering::then` branch).
 ///
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `n < 16`.
 #[inline(always)]
-pub(crate) unsafe fn cmp_below16(a: *const u8, b: *const u8, n: usize) -> Ordering {
+pub(crate) unsafe fn cmp_below16(
+    a: *const u8,
+    b: *const u8,
+    n: usize,
+    la: usize,
+    lb: usize,
+) -> Ordering {
     debug_assert!(n < 16);
-    if n >= 8 {
+    let (x, y) = if n >= 8 {
         // SAFETY: 0..8 and n-8..n lie in 0..n.
-        let key = |p: *const u8| unsafe {
-            (u128::from(u64::from_be(rd(p, 0))) << 64) | u128::from(u64::from_be(rd(p, n - 8)))
-        };
-        key(a).cmp(&key(b))
+        let w = |p: *const u8, o: usize| u64::from_be(unsafe { rd(p, o) });
+        let (x0, y0) = (w(a, 0), w(b, 0));
+        let (x1, y1) = (w(a, n - 8), w(b, n - 8));
+        if x0 != y0 {
+            (x0, y0)
+        } else {
+            (x1, y1)
+        }
     } else if n >= 4 {
         // SAFETY: 0..4 and n-4..n lie in 0..n.
         let key = |p: *const u8| unsafe {
             (u64::from(u32::from_be(rd(p, 0))) << 32) | u64::from(u32::from_be(rd(p, n - 4)))
         };
-        key(a).cmp(&key(b))
+        (key(a), key(b))
     } else if n >= 1 {
         // SAFETY: 0, n/2 and n-1 are below n.
         let key = |p: *const u8| unsafe {
-            (u32::from(*p) << 16) | (u32::from(*p.add(n / 2)) << 8) | u32::from(*p.add(n - 1))
+            (u64::from(*p) << 16) | (u64::from(*p.add(n / 2)) << 8) | u64::from(*p.add(n - 1))
         };
-        key(a).cmp(&key(b))
+        (key(a), key(b))
     } else {
-        Ordering::Equal
-    }
+        (0, 0)
+    };
+    let (x, y) = if x != y {
+        (x, y)
+    } else {
+        (la as u64, lb as u64)
+    };
+    x.cmp(&y)
 }
 
 /// Whether the first `n` bytes at `a` and `b` are equal, `n <= 64`.
@@ -121,14 +142,21 @@ pub(crate) unsafe fn eq_upto64(a: *const u8, b: *const u8, n: usize) -> bool {
     }
 }
 
-/// The lexicographic order of the first `n` bytes at `a` and `b`, `n <= 64`.
+/// The order of `a` and `b` given their first `n` bytes at `a` and `b` and
+/// their lengths `la`, `lb` (`n = min(la, lb) <= 64`): `[u8]::cmp`.
 ///
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `n <= 64`.
 #[inline(always)]
 // x86_64 inlines the SSE2 version instead.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-pub(crate) unsafe fn cmp_upto64(a: *const u8, b: *const u8, n: usize) -> Ordering {
+pub(crate) unsafe fn cmp_upto64(
+    a: *const u8,
+    b: *const u8,
+    n: usize,
+    la: usize,
+    lb: usize,
+) -> Ordering {
     debug_assert!(n <= 64);
     if n >= 16 {
         let (o1, o2, o3) = (block(1, 16, n), block(2, 16, n), n - 16);
@@ -136,16 +164,13 @@ pub(crate) unsafe fn cmp_upto64(a: *const u8, b: *const u8, n: usize) -> Orderin
         // bytes, and the blocks are compared in nondecreasing start order.
         unsafe {
             let key = |p: *const u8, o: usize| u128::from_be(rd(p, o));
-            (key(a, 0), key(a, o1), key(a, o2), key(a, o3)).cmp(&(
-                key(b, 0),
-                key(b, o1),
-                key(b, o2),
-                key(b, o3),
-            ))
+            (key(a, 0), key(a, o1), key(a, o2), key(a, o3))
+                .cmp(&(key(b, 0), key(b, o1), key(b, o2), key(b, o3)))
+                .then(la.cmp(&lb))
         }
     } else {
         // SAFETY: forwarded; n < 16.
-        unsafe { cmp_below16(a, b, n) }
+        unsafe { cmp_below16(a, b, n, la, lb) }
     }
 }
 

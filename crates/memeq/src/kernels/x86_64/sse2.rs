@@ -83,38 +83,53 @@ pub(crate) unsafe fn eq_upto64(a: *const u8, b: *const u8, n: usize) -> bool {
     }
 }
 
-/// The lexicographic order of the first `n` bytes at `a` and `b`, `n <= 64`.
+/// The order of `a` and `b` given their first `n` bytes at `a` and `b` and
+/// their lengths `la`, `lb` (`n = min(la, lb) <= 64`): `[u8]::cmp`.
 ///
-/// Blocks in order with an exit at the first block that differs: keys usually
-/// differ early, and computing all four masks first (as `eq` does) measured
-/// 1.7x slower than `Ord for [u8]` in a throughput loop.
+/// 16..=64 bytes: the "differs" masks of the first and last 16 bytes
+/// (16..=32) or of blocks 0, 16, n-32 and n-16 (33..=64) in one integer; its
+/// lowest set bit is the first differing byte (the blocks are in start order
+/// and each byte before a block's start is covered by an earlier block). The
+/// lengths decide when nothing differs (the one branch), else the byte pair
+/// there: no loop, no exit per block. Measured (Zen 5,
+/// equal inputs): 1.3-1.5x faster than blocks in order with an exit per
+/// block, and no slower on inputs that differ in the first block.
 ///
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `n <= 64`.
 #[inline(always)]
-pub(crate) unsafe fn cmp_upto64(a: *const u8, b: *const u8, n: usize) -> Ordering {
+pub(crate) unsafe fn cmp_upto64(
+    a: *const u8,
+    b: *const u8,
+    n: usize,
+    la: usize,
+    lb: usize,
+) -> Ordering {
     debug_assert!(n <= 64);
     if n < 16 {
         // SAFETY: forwarded; n < 16.
-        return unsafe { scalar::cmp_below16(a, b, n) };
+        return unsafe { scalar::cmp_below16(a, b, n, la, lb) };
     }
-    let mut o = 0;
-    loop {
-        // SAFETY: o <= n - 16.
-        let ne = !mask(unsafe { eq16(a, b, o) }) & 0xffff;
-        if ne != 0 {
-            let i = o + ne.trailing_zeros() as usize;
-            // SAFETY: i < n.
-            return unsafe { (*a.add(i)).cmp(&*b.add(i)) };
-        }
-        if o + 16 >= n {
-            return Ordering::Equal;
-        }
-        // The next block, clamped to end at n (overlap is fine: the bytes
-        // before it compared equal). Measured against two-block steps with
-        // one 32-bit mask: as fast at 64 B, 1.3x faster at 16-32 B.
-        o = (o + 16).min(n - 16);
+    // SAFETY: callers pass o + 16 <= n.
+    let ne = |o: usize| !mask(unsafe { eq16(a, b, o) }) & 0xffff;
+    // Bit t of `m` is byte t for t < split, byte t + n - 2 * split above.
+    let (m, split) = if n <= 32 {
+        (ne(0) | (ne(n - 16) << 16), 16)
+    } else {
+        (
+            ne(0) | (ne(16) << 16) | (ne(n - 32) << 32) | (ne(n - 16) << 48),
+            32,
+        )
+    };
+    if m == 0 {
+        return la.cmp(&lb);
     }
+    let t = m.trailing_zeros() as usize;
+    // i = t below the split, t + n - 2 * split above it, without a branch.
+    let above = 0usize.wrapping_sub(usize::from(t >= split));
+    let i = t.wrapping_add(n.wrapping_sub(2 * split) & above);
+    // SAFETY: i < n (bit t is a byte of one of the blocks).
+    unsafe { (*a.add(i)).cmp(&*b.add(i)) }
 }
 
 /// Equality of two slices of any lengths: 64 bytes per loop branch, then the

@@ -127,19 +127,8 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
         "msrv",
         "cargo check, all targets, on Rust 1.89 (the declared rust-version)",
         Box::new(|_, log| {
-            let toolchains = util::output(Command::new("rustup").args(["toolchain", "list"]))
-                .unwrap_or_default();
-            if !toolchains.lines().any(|l| l.starts_with(MSRV)) {
-                util::run_logged(
-                    Command::new("rustup").args([
-                        "toolchain",
-                        "install",
-                        MSRV,
-                        "--profile",
-                        "minimal",
-                    ]),
-                    log,
-                );
+            if !util::ensure_toolchain(MSRV, log) {
+                return Outcome::Skipped(format!("Rust {MSRV} could not be installed"));
             }
             let mut cmd = Command::new("rustup");
             cmd.args([
@@ -152,14 +141,12 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
             ])
             .args(CROSS_EXCLUDES)
             .env("CARGO_TARGET_DIR", "target/msrv");
-            if !util::run_logged(&mut cmd, log) {
-                let text = std::fs::read_to_string(log).unwrap_or_default();
-                if text.contains("toolchain") && text.contains("not installed") {
-                    return Outcome::Skipped(format!("Rust {MSRV} could not be installed"));
-                }
-                return Outcome::Failed(format!("see {}", log.display()));
-            }
-            Outcome::Passed(format!("published crates and their tests build on {MSRV}"))
+            let ok = util::run_logged(&mut cmd, log);
+            verdict(
+                ok,
+                &format!("published crates and their tests build on {MSRV}"),
+                log,
+            )
         }),
     );
     add(
@@ -486,19 +473,8 @@ fn detected_level(root: &Path) -> String {
 /// Makes sure the nightly toolchain with `components` is there; `Some(reason)`
 /// if it cannot be had.
 fn ensure_nightly(components: &[&str], log: &Path) -> Option<String> {
-    let toolchains =
-        util::output(Command::new("rustup").args(["toolchain", "list"])).unwrap_or_default();
-    if !toolchains.lines().any(|l| l.starts_with("nightly")) {
-        util::run_logged(
-            Command::new("rustup").args([
-                "toolchain",
-                "install",
-                "nightly",
-                "--profile",
-                "minimal",
-            ]),
-            log,
-        );
+    if !util::ensure_toolchain("nightly", log) {
+        return Some("the nightly toolchain could not be installed".into());
     }
     for c in components {
         if !util::ensure_component(Some("nightly"), c, log) {

@@ -44,19 +44,8 @@ pub fn targets(root: &Path) -> Vec<String> {
 
 /// Makes sure nightly and cargo-fuzz are there; `Err(reason)` if not.
 pub fn ensure_tools(log: &Path) -> Result<(), String> {
-    let toolchains =
-        util::output(Command::new("rustup").args(["toolchain", "list"])).unwrap_or_default();
-    if !toolchains.lines().any(|l| l.starts_with("nightly")) {
-        util::run_logged(
-            Command::new("rustup").args([
-                "toolchain",
-                "install",
-                "nightly",
-                "--profile",
-                "minimal",
-            ]),
-            log,
-        );
+    if !util::ensure_toolchain("nightly", log) {
+        return Err("the nightly toolchain could not be installed".into());
     }
     let have_fuzz =
         || util::output(Command::new("cargo").args(["+nightly", "fuzz", "--version"])).is_some();

@@ -143,6 +143,25 @@ pub fn ensure_target(target: &str, log: &Path) -> bool {
     run_logged(Command::new("rustup").args(["target", "add", target]), log)
 }
 
+/// Installs a rustup toolchain (minimal profile) if missing; returns whether
+/// it is there afterwards.
+pub fn ensure_toolchain(toolchain: &str, log: &Path) -> bool {
+    let installed = |t: &str| {
+        output(Command::new("rustup").args(["toolchain", "list"]))
+            .unwrap_or_default()
+            .lines()
+            .any(|l| l.starts_with(t))
+    };
+    if installed(toolchain) {
+        return true;
+    }
+    run_logged(
+        Command::new("rustup").args(["toolchain", "install", toolchain, "--profile", "minimal"]),
+        log,
+    );
+    installed(toolchain)
+}
+
 /// Adds a rustup component to a toolchain if missing.
 pub fn ensure_component(toolchain: Option<&str>, component: &str, log: &Path) -> bool {
     let mut cmd = Command::new("rustup");

@@ -1,5 +1,5 @@
-//! siphash-fast: streaming at arbitrary split points and batch hashing
-//! against the one-shot functions, on every kernel.
+//! siphash-fast: streaming at arbitrary split points and batch hashing (mixed
+//! and equal lengths) against the one-shot functions, on every kernel.
 //!
 //! Input layout: 16 key bytes, one byte choosing split points, then data.
 #![no_main]
@@ -40,6 +40,14 @@ fuzz_target!(|input: &[u8]| {
     // A batch of prefixes of the data (mixed lengths), against one-shots.
     let n = 1 + sel % 19;
     let inputs: Vec<&[u8]> = (0..n).map(|i| &data[..data.len() * i / n]).collect();
+    // And a batch of equal-length slices (the kernels' fast path).
+    let width = sel % 33;
+    let equal: Vec<&[u8]> = if width == 0 { Vec::new() } else { data.chunks_exact(width).collect() };
+    let mut out_equal = vec![0u64; equal.len()];
+    siphash_fast::siphash12_batch(&key, &equal, &mut out_equal);
+    for (inp, &o) in equal.iter().zip(&out_equal) {
+        assert_eq!(o, siphash_fast::siphash12(&key, inp));
+    }
     let mut out = vec![0u64; n];
     siphash_fast::siphash13_batch(&key, &inputs, &mut out);
     for (inp, &o) in inputs.iter().zip(&out) {
@@ -57,6 +65,10 @@ fuzz_target!(|input: &[u8]| {
         k.siphash24_batch(&key, &inputs, &mut out);
         for (inp, &o) in inputs.iter().zip(&out) {
             assert_eq!(o, siphash_fast::siphash24(&key, inp), "kernel {}", k.name());
+        }
+        k.siphash13_batch(&key, &equal, &mut out_equal);
+        for (inp, &o) in equal.iter().zip(&out_equal) {
+            assert_eq!(o, siphash_fast::siphash13(&key, inp), "kernel {}", k.name());
         }
     }
 });

@@ -3,9 +3,9 @@
 //! to stay in bounds), an in-lane byte shuffle puts each pair of registers
 //! (12 bits) in a 16-bit word, odd pairs shift down by 4 (blend), and a
 //! shift and two masks split the pair into two bytes. Pack: `maddubs` and
-//! `madd` fold four bytes into a 24-bit word, a shuffle and a cross-lane
-//! dword permute compact 32 words' worth into 24 bytes, stored with one
-//! 32-byte store whose 8 junk bytes the next store overwrites.
+//! `madd` fold four bytes into a 24-bit word, an in-lane shuffle compacts
+//! each lane's 16 bytes to 12, stored with two overlapping 16-byte stores
+//! whose junk bytes the next store overwrites (no cross-lane permute).
 //! Histogram: byte counters per value for a 12-value window picked from the
 //! mean register, `cmpeq` + `sub` per value; bytes outside the window
 //! (rare: the geometric tail) are counted one by one.
@@ -154,17 +154,34 @@ pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut [u8; DENSE_BODY]) {
     };
     let last = REGISTERS / REGS - 1;
     let out = dense.as_mut_ptr();
-    for c in 0..last {
-        // Each lane holds 12 result bytes and 4 junk bytes; stored at 24c
-        // and 24c + 12 with 16-byte stores, the junk is overwritten by the
-        // next store (no cross-lane permute).
-        let b = step(c);
-        // SAFETY: 24c + 12 + 16 <= 24 * 510 + 28 <= 12288.
+    // Each lane holds 12 result bytes and 4 junk bytes; stored at 24c and
+    // 24c + 12 with 16-byte stores, the junk is overwritten by the next
+    // store (no cross-lane permute; the high lane goes out with
+    // `vextracti128 m128`, which needs no shuffle µop on Intel).
+    let store = |c: usize, b: __m256i| {
+        // SAFETY: 24c + 12 + 16 <= 24 * 510 + 28 <= 12288 (c < last).
         unsafe {
             let o = out.add(c * BYTES);
             _mm_storeu_si128(o.cast(), _mm256_castsi256_si128(b));
             _mm_storeu_si128(o.add(12).cast(), _mm256_extracti128_si256::<1>(b));
         }
+    };
+    // Four steps per iteration: the loop body is then long enough that
+    // its placement in the instruction cache stops mattering (the one-step
+    // loop measured 1.6 or 2.1 cycles per step on Zen 5 depending only on
+    // its code alignment; this one 1.55 at every alignment tried).
+    let mut c = 0;
+    while c + 4 <= last {
+        let (b0, b1, b2, b3) = (step(c), step(c + 1), step(c + 2), step(c + 3));
+        store(c, b0);
+        store(c + 1, b1);
+        store(c + 2, b2);
+        store(c + 3, b3);
+        c += 4;
+    }
+    while c < last {
+        store(c, step(c));
+        c += 1;
     }
     let b = step(last);
     // SAFETY: the last 24 bytes: 12 (of a 16-byte store) at 12264, then 8

@@ -309,11 +309,28 @@ impl Hll {
         I: IntoIterator<Item = T>,
         T: AsRef<[u8]>,
     {
+        // Hashes go in batches ahead of the register updates: a sparse
+        // update ends in hard-to-predict branches, and a hash computed after
+        // it would start only once they resolve (its multiply chain then
+        // sits on the critical path). Batched, the hashes run in parallel.
+        // The updates still happen one by one, in order.
+        const BATCH: usize = 16;
         let mut changed = false;
-        for e in elements {
-            changed |= self.add(e.as_ref());
+        let mut it = elements.into_iter();
+        loop {
+            let mut hashes = [0u64; BATCH];
+            let mut k = 0;
+            for e in it.by_ref().take(BATCH) {
+                hashes[k] = hash(e.as_ref());
+                k += 1;
+            }
+            for &h in &hashes[..k] {
+                changed |= self.add_hash(h);
+            }
+            if k < BATCH {
+                return changed;
+            }
         }
-        changed
     }
 
     /// Raises one register, invalidating the cache if it changed.

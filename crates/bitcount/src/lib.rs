@@ -29,10 +29,12 @@
 //!
 //! The first call picks the best kernel the CPU supports (and the
 //! `CPU_DETECT_MAX_LEVEL` ceiling allows) and caches it; later calls cost one
-//! relaxed load and an indirect call. Inputs of at most 32 bytes (64 without
-//! a hardware popcount) never reach the dispatcher: they take an inlined
-//! scalar path. [`kernels`] lists every
-//! kernel the running CPU supports, for tests and benchmarks:
+//! relaxed load and an indirect call. Small inputs never reach the
+//! dispatcher: on x86_64 up to 64 bytes are counted inline with POPCNT
+//! (behind one cached CPU check; SWAR without POPCNT), and where the
+//! dispatcher would pick the AVX-512 kernel, longer inputs call it directly;
+//! elsewhere up to 32 bytes take an inlined scalar path. [`kernels`] lists
+//! every kernel the running CPU supports, for tests and benchmarks:
 //!
 //! ```
 //! let data = [0xa5u8; 1000];

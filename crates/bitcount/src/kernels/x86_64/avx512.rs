@@ -1,6 +1,6 @@
-//! x86_64 AVX-512: VPOPCNTQ with four independent accumulators, masked loads
-//! for the tail (no scalar tail), and the BITPOS scan with byte-compare
-//! masks.
+//! x86_64 AVX-512: VPOPCNTQ over 256-byte blocks into four accumulators,
+//! 64-byte-aligned loads from 512 bytes up, masked loads for the head and
+//! tail (no scalar tail), and the BITPOS scan with byte-compare masks.
 //!
 //! VPOPCNTQ counts each 64-bit lane directly, so the accumulators are plain
 //! 64-bit lane sums and the only horizontal reduction is the final one (Redis
@@ -45,50 +45,169 @@ unsafe fn load_tail(bytes: &[u8], at: usize) -> (__m512i, u64) {
     (v, mask)
 }
 
+/// The first `head` bytes of `bytes` (0 < head < 64), zero elsewhere.
+///
+/// # Safety
+/// `0 < head < 64`, `head <= bytes.len()`; the CPU supports AVX-512BW.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn load_head(bytes: &[u8], head: usize) -> __m512i {
+    debug_assert!(head > 0 && head < 64 && head <= bytes.len());
+    // SAFETY: the mask enables exactly bytes 0..head, inside the slice;
+    // masked-off bytes are neither read nor able to fault.
+    unsafe { _mm512_maskz_loadu_epi8(u64::MAX >> (64 - head), bytes.as_ptr().cast()) }
+}
+
+/// VPOPCNTQ of the 64 bytes of `bytes` at `at`.
+///
+/// # Safety
+/// `at + 64 <= bytes.len()`; the CPU supports AVX-512F and VPOPCNTDQ.
+#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+#[inline]
+unsafe fn pop(bytes: &[u8], at: usize) -> __m512i {
+    // SAFETY: forwarded from the caller.
+    _mm512_popcnt_epi64(unsafe { load(bytes, at) })
+}
+
+/// VPOPCNTQ of the four vectors of a 256-byte block.
+#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+#[inline]
+fn pop4(block: &[u8; 256]) -> [__m512i; 4] {
+    // SAFETY: the four loads lie inside the 256-byte block.
+    unsafe {
+        [
+            pop(block, 0),
+            pop(block, 64),
+            pop(block, 128),
+            pop(block, 192),
+        ]
+    }
+}
+
+/// Inputs of at least this many bytes take [`count_long`], which first
+/// counts the bytes before the next 64-byte boundary with one masked load so
+/// that every full load of its loop is aligned: on Zen 5 a 64-byte load that
+/// crosses a cache line halves the load throughput (measured at a 16-byte
+/// misalignment: 4.6 instead of 2.9 ns at 1 KB, 16.4 instead of 9.3 ns at
+/// 4 KB). Below it the extra masked load and address arithmetic cost more
+/// than the few split loads.
+const ALIGN_MIN: usize = 512;
+
+// `count_short` counts at most one 256-byte block.
+const _: () = assert!(ALIGN_MIN <= 512);
+
 /// The number of set bits in `bytes`.
+///
+/// Straight VPOPCNTQ over 256-byte blocks into four accumulators (one
+/// VPADDQ chain per vector of the block), then the last 0..=255 bytes with
+/// one 128-byte step, one 64-byte step and one masked tail load chosen by
+/// bit tests of the length, and the single horizontal sum; no Harley-Seal
+/// or other setup. Below [`ALIGN_MIN`] bytes ([`count_short`]) the call at
+/// 256 bytes is ~30 instructions.
 ///
 /// # Safety
 /// The CPU must support AVX-512F, AVX-512BW and AVX-512 VPOPCNTDQ.
 #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq")]
 pub(crate) unsafe fn count(bytes: &[u8]) -> u64 {
-    let len = bytes.len();
+    if bytes.len() < ALIGN_MIN {
+        // SAFETY: same CPU features.
+        unsafe { count_short(bytes) }
+    } else {
+        // SAFETY: same CPU features.
+        unsafe { count_long(bytes) }
+    }
+}
+
+/// [`count`] below [`ALIGN_MIN`] bytes: the 256-byte block, if any, starts
+/// the accumulators instead of adding to zeros.
+///
+/// # Safety
+/// As for [`count`], and `bytes.len() < 512` (one block at most; not a
+/// memory-safety condition, longer inputs would be miscounted).
+#[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq")]
+#[inline]
+unsafe fn count_short(bytes: &[u8]) -> u64 {
+    let (blocks, _) = bytes.as_chunks::<256>();
+    let acc = match blocks.first() {
+        Some(block) => pop4(block),
+        None => [_mm512_setzero_si512(); 4],
+    };
+    // SAFETY: same CPU features.
+    unsafe { finish(blocks.len() * 256, bytes, acc) }
+}
+
+/// [`count`] from [`ALIGN_MIN`] bytes: a masked load of the bytes before the
+/// first 64-byte boundary, then aligned 256-byte blocks, with software
+/// prefetches [`PREFETCH_AHEAD`] bytes ahead from [`PREFETCH_MIN`] bytes.
+///
+/// # Safety
+/// As for [`count`].
+#[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq")]
+#[inline(never)]
+unsafe fn count_long(bytes: &[u8]) -> u64 {
     let zero = _mm512_setzero_si512();
-    // Four chains: VPOPCNTQ + VPADDQ latency is ~4-5 cycles, and two loads
-    // issue per cycle.
-    let (mut a0, mut a1, mut a2, mut a3) = (zero, zero, zero, zero);
-    let prefetch = len >= PREFETCH_MIN;
-    let mut at = 0;
-    while at + 256 <= len {
+    let head = (bytes.as_ptr() as usize).wrapping_neg() & 63;
+    let mut first = zero;
+    if head != 0 {
+        // SAFETY: 0 < head < 64 <= len.
+        first = _mm512_popcnt_epi64(unsafe { load_head(bytes, head) });
+    }
+    let body = &bytes[head..];
+    let (blocks, _) = body.as_chunks::<256>();
+    let [mut a0, mut a1, mut a2, mut a3] = [zero, zero, zero, first];
+    let prefetch = bytes.len() >= PREFETCH_MIN;
+    for block in blocks {
         if prefetch {
-            let p = bytes.as_ptr().wrapping_add(at + PREFETCH_AHEAD);
+            let p = block.as_ptr().wrapping_add(PREFETCH_AHEAD);
             for line in 0..4 {
                 simd_core::prefetch_read(p.wrapping_add(64 * line));
             }
         }
-        // SAFETY: at + 256 <= len.
-        let (v0, v1, v2, v3) = unsafe {
-            (
-                load(bytes, at),
-                load(bytes, at + 64),
-                load(bytes, at + 128),
-                load(bytes, at + 192),
-            )
-        };
-        a0 = _mm512_add_epi64(a0, _mm512_popcnt_epi64(v0));
-        a1 = _mm512_add_epi64(a1, _mm512_popcnt_epi64(v1));
-        a2 = _mm512_add_epi64(a2, _mm512_popcnt_epi64(v2));
-        a3 = _mm512_add_epi64(a3, _mm512_popcnt_epi64(v3));
-        at += 256;
+        let [p0, p1, p2, p3] = pop4(block);
+        a0 = _mm512_add_epi64(a0, p0);
+        a1 = _mm512_add_epi64(a1, p1);
+        a2 = _mm512_add_epi64(a2, p2);
+        a3 = _mm512_add_epi64(a3, p3);
     }
-    while at + 64 <= len {
-        // SAFETY: at + 64 <= len.
-        a0 = _mm512_add_epi64(a0, _mm512_popcnt_epi64(unsafe { load(bytes, at) }));
-        at += 64;
-    }
-    if at < len {
-        // SAFETY: at < len < at + 64 (the loop above stopped).
-        let (v, _) = unsafe { load_tail(bytes, at) };
-        a1 = _mm512_add_epi64(a1, _mm512_popcnt_epi64(v));
+    // SAFETY: same CPU features.
+    unsafe { finish(blocks.len() * 256, body, [a0, a1, a2, a3]) }
+}
+
+/// Adds `bytes[done..]` (`done` a multiple of 256, fewer than 256 bytes
+/// left) to the four accumulators and returns the total: one 128-byte and
+/// one 64-byte step and one masked tail load, each behind one bit test of
+/// the length.
+///
+/// # Safety
+/// The CPU supports AVX-512F, AVX-512BW and VPOPCNTDQ.
+#[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq")]
+#[inline]
+unsafe fn finish(done: usize, bytes: &[u8], acc: [__m512i; 4]) -> u64 {
+    let rest = &bytes[done..];
+    debug_assert!(rest.len() < 256);
+    let r = rest.len();
+    let [mut a0, mut a1, mut a2, mut a3] = acc;
+    // One test skips all three steps for whole blocks (the common sizes).
+    if r != 0 {
+        let mut at = 0;
+        if r & 128 != 0 {
+            // SAFETY: 128 <= r.
+            unsafe {
+                a0 = _mm512_add_epi64(a0, pop(rest, 0));
+                a1 = _mm512_add_epi64(a1, pop(rest, 64));
+            }
+            at = 128;
+        }
+        if r & 64 != 0 {
+            // SAFETY: at + 64 <= r (at is the 128 bit of r, or 0).
+            a2 = _mm512_add_epi64(a2, unsafe { pop(rest, at) });
+            at += 64;
+        }
+        if r & 63 != 0 {
+            // SAFETY: at = r & !63, so at < r < at + 64.
+            let (v, _) = unsafe { load_tail(rest, at) };
+            a3 = _mm512_add_epi64(a3, _mm512_popcnt_epi64(v));
+        }
     }
     let sum = _mm512_add_epi64(_mm512_add_epi64(a0, a1), _mm512_add_epi64(a2, a3));
     _mm512_reduce_add_epi64(sum) as u64

@@ -79,7 +79,14 @@ fn seed(root: &Path, target: &str) {
             .and_then(|t| serde_json::from_str(&t).ok())
             .unwrap_or(serde_json::Value::Null)
     };
-    if target.starts_with("hll") {
+    if target == "hll_ops" {
+        // Operation scripts, not HLL strings: a few that add, promote, merge
+        // and count.
+        seeds.push(vec![0x00, 0x41, 0x42, 0x05, 0x03, 0x44, 0x06, 0x45, 0x05]);
+        seeds.push(vec![
+            0x03, 0x43, 0x83, 0x04, 0x44, 0x84, 0x06, 0x07, 0x01, 0x61, 0x05,
+        ]);
+    } else if target.starts_with("hll") {
         for file in ["hll/cases.json", "hll/malformed.json"] {
             let v = json(file);
             for case in v["cases"].as_array().into_iter().flatten() {

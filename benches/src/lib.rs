@@ -15,8 +15,9 @@ use std::time::Duration;
 pub fn config() -> criterion::Criterion {
     let c = criterion::Criterion::default().configure_from_args();
     if quick() {
-        c.warm_up_time(Duration::from_millis(150))
-            .measurement_time(Duration::from_millis(400))
+        // About 0.4 s per benchmark: the whole quick suite in a few minutes.
+        c.warm_up_time(Duration::from_millis(100))
+            .measurement_time(Duration::from_millis(250))
             .sample_size(10)
     } else {
         c.warm_up_time(Duration::from_millis(500))

@@ -170,6 +170,8 @@ pub fn main(args: &[String]) -> Result<(), String> {
         .filter(|(c, _)| o.crates.is_empty() || o.crates.iter().any(|x| x == c))
         .collect();
 
+    let report_dir = root.join("target/bench-report");
+    std::fs::create_dir_all(&report_dir).map_err(|e| e.to_string())?;
     let started = SystemTime::now();
     if o.run {
         for (krate, file) in &selected {
@@ -181,10 +183,27 @@ pub fn main(args: &[String]) -> Result<(), String> {
             if o.quick {
                 cmd.env("KVPRIMS_BENCH_QUICK", "1");
             }
-            eprintln!("== benchmarking {krate}");
-            if !util::run_visible(&mut cmd) {
-                return Err(format!("cargo bench for {krate} failed"));
+            // Criterion's own output goes to a log so that stdout carries
+            // only the report.
+            let log = report_dir.join(format!("criterion-{krate}.log"));
+            let _ = std::fs::remove_file(&log);
+            eprintln!(
+                "== benchmarking {krate} (criterion output: {})",
+                log.display()
+            );
+            let t = std::time::Instant::now();
+            if !util::run_logged(&mut cmd, &log) {
+                let text = std::fs::read_to_string(&log).unwrap_or_default();
+                let tail: Vec<&str> = text.lines().rev().take(30).collect();
+                for l in tail.iter().rev() {
+                    eprintln!("    {l}");
+                }
+                return Err(format!(
+                    "cargo bench for {krate} failed (log: {})",
+                    log.display()
+                ));
             }
+            eprintln!("   done in {:.0} s", t.elapsed().as_secs_f64());
         }
     }
     let since = if o.run { Some(started) } else { None };
@@ -208,8 +227,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         notes.push("server rows not measured (--no-servers)".into());
     }
     let report = render(&results, baseline.as_ref(), &o, &notes, &wanted);
-    let dir = root.join("target/bench-report");
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let dir = report_dir;
     let points: Vec<crate::bench_types::Point> = results
         .iter()
         .filter(|m| !m.function.starts_with("kernel:") && !m.function.ends_with("(server)"))

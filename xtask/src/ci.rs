@@ -70,11 +70,11 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
             if !util::ensure_component(None, "rustfmt", log) {
                 return Outcome::Skipped("rustfmt unavailable".into());
             }
-            let ok = util::run_logged(
+            run_cell(
                 Command::new(cargo()).args(["fmt", "--all", "--", "--check"]),
+                "formatted",
                 log,
-            );
-            verdict(ok, "formatted", log)
+            )
         }),
     );
     add(
@@ -84,7 +84,7 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
             if !util::ensure_component(None, "clippy", log) {
                 return Outcome::Skipped("clippy unavailable".into());
             }
-            let ok = util::run_logged(
+            run_cell(
                 Command::new(cargo()).args([
                     "clippy",
                     "--workspace",
@@ -93,9 +93,9 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                     "-D",
                     "warnings",
                 ]),
+                "no warnings",
                 log,
-            );
-            verdict(ok, "no warnings", log)
+            )
         }),
     );
     for target in ["aarch64-unknown-linux-gnu", "riscv64gc-unknown-linux-gnu"] {
@@ -112,14 +112,14 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                 if !util::ensure_target(target, log) {
                     return Outcome::Skipped(format!("rustup target {target} unavailable"));
                 }
-                let ok = util::run_logged(
+                run_cell(
                     Command::new(cargo())
                         .args(["clippy", "--workspace", "--all-targets", "--target", target])
                         .args(CROSS_EXCLUDES)
                         .args(["--", "-D", "warnings"]),
+                    "no warnings",
                     log,
-                );
-                verdict(ok, "no warnings", log)
+                )
             }),
         );
     }
@@ -141,9 +141,8 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
             ])
             .args(CROSS_EXCLUDES)
             .env("CARGO_TARGET_DIR", "target/msrv");
-            let ok = util::run_logged(&mut cmd, log);
-            verdict(
-                ok,
+            run_cell(
+                &mut cmd,
                 &format!("published crates and their tests build on {MSRV}"),
                 log,
             )
@@ -153,13 +152,13 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
         "doc",
         "cargo doc, warnings denied",
         Box::new(|_, log| {
-            let ok = util::run_logged(
+            run_cell(
                 Command::new(cargo())
                     .env("RUSTDOCFLAGS", "-D warnings")
                     .args(["doc", "--workspace", "--no-deps"]),
+                "docs build",
                 log,
-            );
-            verdict(ok, "docs build", log)
+            )
         }),
     );
     add(
@@ -304,12 +303,8 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                     "rustup target riscv64gc-unknown-linux-gnu unavailable".into(),
                 );
             }
-            let ok = util::run_logged(
+            run_cell(
                 Command::new("bash").arg("crates/siphash-fast/scripts/check-riscv-disasm.sh"),
-                log,
-            );
-            verdict(
-                ok,
                 "every instance of the word-load block loop uses ld, no lbu",
                 log,
             )
@@ -409,7 +404,7 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
         "package",
         "cargo package --workspace (published crates)",
         Box::new(|_, log| {
-            let ok = util::run_logged(
+            run_cell(
                 Command::new(cargo()).args([
                     "package",
                     "--workspace",
@@ -419,9 +414,9 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                     "--exclude",
                     "benches",
                 ]),
+                "all crates package and verify",
                 log,
-            );
-            verdict(ok, "all crates package and verify", log)
+            )
         }),
     );
     add(
@@ -436,8 +431,10 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
     v
 }
 
-fn verdict(ok: bool, good: &str, log: &Path) -> Outcome {
-    if ok {
+/// Runs one command for a cell: passed with `good`, or failed pointing at the
+/// log.
+fn run_cell(cmd: &mut Command, good: &str, log: &Path) -> Outcome {
+    if util::run_logged(cmd, log) {
         Outcome::Passed(good.to_string())
     } else {
         Outcome::Failed(format!("see {}", log.display()))

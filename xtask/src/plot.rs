@@ -60,6 +60,8 @@ fn chart(
         .build_cartesian_2d((min..max).log_scale(), 0.0..top)?;
     chart
         .configure_mesh()
+        .x_label_formatter(&|v| size_label(*v))
+        .y_label_formatter(&|v| format!("{v:.0}"))
         .x_desc("input size (bytes, log scale)")
         .y_desc("GB/s")
         .draw()?;
@@ -89,4 +91,21 @@ fn chart(
         .draw()?;
     root.present()?;
     Ok(())
+}
+
+/// `100 B`, `10 kB`, `1 MB`: the log axis ticks at powers of ten, so the
+/// labels use decimal units.
+fn size_label(bytes: f64) -> String {
+    const UNITS: [&str; 4] = ["B", "kB", "MB", "GB"];
+    let mut v = bytes;
+    let mut unit = 0;
+    while v >= 1000.0 && unit + 1 < UNITS.len() {
+        v /= 1000.0;
+        unit += 1;
+    }
+    if v >= 10.0 || v.fract() == 0.0 {
+        format!("{v:.0} {}", UNITS[unit])
+    } else {
+        format!("{v:.1} {}", UNITS[unit])
+    }
 }

@@ -207,7 +207,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         }
     }
     let since = if o.run { Some(started) } else { None };
-    let mut results = collect(&root.join("target/criterion"), since);
+    let mut results = collect(&criterion_dir(&root), since);
     if results.is_empty() {
         return Err("no criterion results found (run without --no-run first)".into());
     }
@@ -260,6 +260,16 @@ fn git_commit() -> String {
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "latest".into())
+}
+
+/// Where criterion writes its results: `criterion/` in the Cargo target
+/// directory (`CARGO_TARGET_DIR` when set, relative to the workspace root
+/// like Cargo takes it, else `target/`).
+fn criterion_dir(root: &Path) -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .filter(|d| !d.is_empty())
+        .map_or_else(|| root.join("target"), |d| root.join(d));
+    target.join("criterion")
 }
 
 /// Reads every `new/` result under target/criterion (written after `since`,

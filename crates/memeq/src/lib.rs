@@ -94,15 +94,7 @@ pub use simd_core::Level;
 /// ```
 #[inline]
 pub fn eq(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    if n <= 64 {
-        // SAFETY: both slices hold exactly n <= 64 bytes.
-        return unsafe { dispatch::eq_upto64(a.as_ptr(), b.as_ptr(), n) };
-    }
-    dispatch::eq_long(a, b)
+    dispatch::eq(a, b)
 }
 
 /// Whether two `N`-byte arrays are equal; fully inlined for `N <= 64` (the

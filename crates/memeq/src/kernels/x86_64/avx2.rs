@@ -84,17 +84,30 @@ pub(crate) unsafe fn eq(a: &[u8], b: &[u8]) -> bool {
         // SAFETY: both slices hold n <= 64 bytes; AVX2 is enabled here.
         return unsafe { eq_upto64(pa, pb, n) };
     }
+    // SAFETY: both slices hold n > 64 bytes; AVX2 is enabled here.
+    unsafe { eq_above64(pa, pb, n) }
+}
+
+/// Equality of `n > 64` bytes at `a` and `b`: 128 bytes per loop branch,
+/// the rest as four clamped blocks.
+///
+/// # Safety
+/// `a` and `b` must each point to `n` readable bytes, `n > 64`; the CPU must
+/// have AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn eq_above64(a: *const u8, b: *const u8, n: usize) -> bool {
+    debug_assert!(n > 64);
     let mut i = 0;
     while i + 128 < n {
         // SAFETY: i + 128 < n; AVX2 is enabled here.
-        if unsafe { all4(pa, pb, [i, i + 32, i + 64, i + 96]) } != u32::MAX {
+        if unsafe { all4(a, b, [i, i + 32, i + 64, i + 96]) } != u32::MAX {
             return false;
         }
         i += 128;
     }
     let at = |k: usize| (i + 32 * k).min(n - 32);
     // SAFETY: n > 64, so every clamped block lies in 0..n; AVX2.
-    unsafe { all4(pa, pb, [at(0), at(1), at(2), at(3)]) == u32::MAX }
+    unsafe { all4(a, b, [at(0), at(1), at(2), at(3)]) == u32::MAX }
 }
 
 /// The index of the first differing byte, or the shorter length.

@@ -1,0 +1,141 @@
+//! Min-of-N timing of `memeq::eq` / `memeq::cmp` against `==` / `Ord`, for
+//! machines too busy for criterion's medians (the minimum over many runs
+//! drops the runs other processes disturbed).
+//!
+//! `cargo run --release -p benches --example memeq_timing` prints ns per
+//! compare for a mixed 1..=64-byte set and fixed sizes, and ns per lookup in
+//! the `memeq/lookup` benchmark's table (the same module, `memeq_lookup`).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use simd_core::testing::Rng;
+
+/// The fastest of `runs` timings of each of `fs`, in ns; the functions take
+/// turns within each run, so a busy spell on the machine slows all alike.
+fn min_ns_interleaved(runs: usize, fs: &[Box<dyn Fn() -> usize + '_>]) -> Vec<f64> {
+    let mut best = vec![f64::MAX; fs.len()];
+    for _ in 0..runs {
+        for (f, b) in fs.iter().zip(&mut best) {
+            let t = Instant::now();
+            black_box(f());
+            *b = b.min(t.elapsed().as_nanos() as f64);
+        }
+    }
+    best
+}
+
+fn compares(label: &str, lo: usize, hi: usize, unequal: bool) {
+    let mut rng = Rng::new(0x1234_5678 + lo as u64 * 31 + hi as u64);
+    let count = if hi <= 256 { 512 } else { 64 };
+    let (mut xs, mut ys) = (Vec::new(), Vec::new());
+    for _ in 0..count {
+        let n = lo + rng.below((hi - lo + 1) as u64) as usize;
+        let a = benches::bytes(rng.next_u64(), n);
+        let mut b = a.clone();
+        if unequal {
+            let p = rng.below(n as u64) as usize;
+            b[p] ^= 1;
+        }
+        xs.push(a);
+        ys.push(b);
+    }
+    let pairs: Vec<(&[u8], &[u8])> = xs.iter().zip(&ys).map(|(a, b)| (&a[..], &b[..])).collect();
+    let per = |t: f64| t / pairs.len() as f64;
+    let runs = 3000;
+    let kernels: Vec<memeq::Kernel> = if std::env::args().any(|a| a == "--kernels") {
+        memeq::kernels().collect()
+    } else {
+        Vec::new()
+    };
+    let pairs = &pairs;
+    type Pass<'a> = Box<dyn Fn() -> usize + 'a>;
+    let mut passes: Vec<Pass<'_>> = vec![
+        Box::new(|| {
+            black_box(&pairs)
+                .iter()
+                .filter(|(a, b)| memeq::eq(a, b))
+                .count()
+        }),
+        Box::new(|| black_box(&pairs).iter().filter(|(a, b)| a == b).count()),
+        Box::new(|| {
+            black_box(&pairs)
+                .iter()
+                .filter(|(a, b)| memeq::cmp(a, b).is_lt())
+                .count()
+        }),
+        Box::new(|| {
+            black_box(&pairs)
+                .iter()
+                .filter(|(a, b)| a.cmp(b).is_lt())
+                .count()
+        }),
+    ];
+    for k in &kernels {
+        passes.push(Box::new(move || {
+            black_box(&pairs).iter().filter(|(a, b)| k.eq(a, b)).count()
+        }));
+    }
+    let t = min_ns_interleaved(runs, &passes);
+    let (ours, std, ocmp, scmp) = (per(t[0]), per(t[1]), per(t[2]), per(t[3]));
+    for (k, t) in kernels.iter().zip(&t[4..]) {
+        print!("{}: {:.2}  ", k.name(), per(*t));
+    }
+    if !kernels.is_empty() {
+        println!();
+    }
+    println!(
+        "{label:<22} eq: ours {ours:6.2}  == {std:6.2}  ({:.2}x)   cmp: ours {ocmp:6.2}  Ord {scmp:6.2}  ({:.2}x)",
+        std / ours,
+        scmp / ocmp
+    );
+}
+
+#[path = "../benches/memeq_lookup/mod.rs"]
+mod memeq_lookup;
+
+fn lookups(case: &memeq_lookup::Case) {
+    for (kind, keys) in [("present", &case.present), ("absent", &case.absent)] {
+        let qs = keys.slices();
+        let per = |t: f64| t / qs.len() as f64;
+        let table = &case.table;
+        let passes: Vec<Box<dyn Fn() -> usize + '_>> = vec![
+            Box::new(|| table.lookup_bulk(black_box(&qs), memeq::eq)),
+            Box::new(|| table.lookup_bulk(black_box(&qs), |a, b| a == b)),
+        ];
+        let t = min_ns_interleaved(60, &passes);
+        let (ours, std) = (per(t[0]), per(t[1]));
+        println!(
+            "lookup {:<6} {kind:<8} ns/lookup: ours {ours:6.2}  == {std:6.2}  ({:.1}% fewer ns)",
+            case.name,
+            100.0 * (1.0 - ours / std)
+        );
+    }
+}
+
+/// Flags: `--no-lookup` skips the table, `--lookup-only` runs only it,
+/// `--sizes=16,128` picks the fixed sizes, `--kernels` adds each kernel
+/// through its handle.
+fn main() {
+    let flag = |f: &str| std::env::args().any(|a| a == f);
+    if !flag("--lookup-only") {
+        compares("mixed 1..=64 equal", 1, 64, false);
+        compares("mixed 1..=64 unequal", 1, 64, true);
+        let only: Option<Vec<usize>> = std::env::args().find_map(|a| {
+            a.strip_prefix("--sizes=")
+                .map(|s| s.split(',').map(|x| x.parse().unwrap()).collect())
+        });
+        let all = vec![
+            1, 2, 3, 4, 7, 8, 15, 16, 24, 31, 32, 48, 63, 64, 128, 1024, 65536,
+        ];
+        for n in only.unwrap_or(all) {
+            compares(&format!("{n} B equal"), n, n, false);
+        }
+    }
+    if flag("--no-lookup") {
+        return;
+    }
+    for case in memeq_lookup::cases() {
+        lookups(&case);
+    }
+}

@@ -80,20 +80,15 @@ pub(crate) static FIND: [Candidate<FindFn>; 2] = {
     }
 };
 
-/// The count kernels, best first. cpu-detect has no RISC-V tier, so `zbb`
-/// is listed at `Scalar` and only its feature test gates it.
+/// The count kernels, best first (`zbb` at its own tier, so the `scalar`
+/// ceiling switches it off).
 #[cfg(target_arch = "riscv64")]
 pub(crate) static COUNT: [Candidate<CountFn>; 2] = {
     // SAFETY: each function's only safety condition is the CPU features its
     // `supported` test checks.
     unsafe {
         [
-            Candidate::new(
-                "zbb",
-                Level::Scalar,
-                |f| f.zbb,
-                crate::kernels::riscv64::count,
-            ),
+            Candidate::new("zbb", Level::Zbb, |f| f.zbb, crate::kernels::riscv64::count),
             Candidate::new("scalar", Level::Scalar, |_| true, scalar::count_kernel),
         ]
     }

@@ -134,8 +134,7 @@ impl Kernel {
         self.count.name()
     }
 
-    /// The tier the kernel was written for (`Scalar` for `zbb`: cpu-detect
-    /// has no RISC-V tier).
+    /// The tier the kernel was written for.
     pub fn level(&self) -> cpu_detect::Level {
         self.count.level()
     }

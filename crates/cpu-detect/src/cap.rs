@@ -78,7 +78,7 @@ fn environment() -> Option<Level> {
     {
         if let Some(bad) = parsed.1 {
             std::eprintln!(
-                "cpu-detect: ignoring CPU_DETECT_MAX_LEVEL={bad:?}: accepted values are scalar, sse4.2, avx2, avx512, neon"
+                "cpu-detect: ignoring CPU_DETECT_MAX_LEVEL={bad:?}: accepted values are scalar, sse4.2, avx2, avx512, neon, zbb"
             );
         }
     }

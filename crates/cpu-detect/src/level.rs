@@ -5,9 +5,10 @@ use core::fmt;
 use core::str::FromStr;
 
 /// A tier of kernels. x86 tiers are ordered `Scalar < Sse42 < Avx2 < Avx512`;
-/// aarch64 has `Scalar < Neon`. The derived order puts `Neon` last, but
-/// comparisons across families mean nothing: use [`Level::includes`] to ask
-/// whether a kernel of one level may run under another.
+/// aarch64 has `Scalar < Neon`, riscv64 `Scalar < Zbb`. The derived order
+/// puts `Neon` and `Zbb` last, but comparisons across families mean nothing:
+/// use [`Level::includes`] to ask whether a kernel of one level may run under
+/// another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Level {
     /// Portable code, every target.
@@ -20,16 +21,20 @@ pub enum Level {
     Avx512,
     /// aarch64 with Advanced SIMD.
     Neon,
+    /// riscv64 with the Zbb basic bit-manipulation extension (`cpop`, `clz`,
+    /// `rev8`, ...).
+    Zbb,
 }
 
 impl Level {
     /// Every level, lowest first within each family.
-    pub const ALL: [Level; 5] = [
+    pub const ALL: [Level; 6] = [
         Level::Scalar,
         Level::Sse42,
         Level::Avx2,
         Level::Avx512,
         Level::Neon,
+        Level::Zbb,
     ];
 
     /// The name accepted by `CPU_DETECT_MAX_LEVEL` and printed in reports.
@@ -40,6 +45,7 @@ impl Level {
             Level::Avx2 => "avx2",
             Level::Avx512 => "avx512",
             Level::Neon => "neon",
+            Level::Zbb => "zbb",
         }
     }
 
@@ -47,6 +53,9 @@ impl Level {
     pub fn of(f: &Features) -> Level {
         if f.neon {
             return Level::Neon;
+        }
+        if f.zbb {
+            return Level::Zbb;
         }
         let sse42 = f.sse2 && f.ssse3 && f.sse41 && f.sse42 && f.popcnt;
         let avx2 = sse42 && f.avx && f.avx2 && f.bmi1 && f.bmi2;
@@ -75,11 +84,13 @@ impl Level {
     /// assert!(!Level::Avx2.includes(Level::Avx512));
     /// assert!(!Level::Neon.includes(Level::Sse42));
     /// assert!(Level::Neon.includes(Level::Scalar));
+    /// assert!(!Level::Scalar.includes(Level::Zbb));
     /// ```
     pub const fn includes(self, kernel: Level) -> bool {
         match kernel {
             Level::Scalar => true,
             Level::Neon => matches!(self, Level::Neon),
+            Level::Zbb => matches!(self, Level::Zbb),
             _ => self.is_x86() && (kernel as u8) <= (self as u8),
         }
     }
@@ -90,7 +101,7 @@ impl Level {
     pub const fn capped_by(self, cap: Level) -> Level {
         match cap {
             Level::Scalar => Level::Scalar,
-            Level::Neon => self,
+            Level::Neon | Level::Zbb => self,
             _ if self.is_x86() && (cap as u8) < (self as u8) => cap,
             _ => self,
         }
@@ -109,7 +120,7 @@ pub struct ParseLevelError(());
 
 impl fmt::Display for ParseLevelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("unknown level; accepted values: scalar, sse4.2, avx2, avx512, neon")
+        f.write_str("unknown level; accepted values: scalar, sse4.2, avx2, avx512, neon, zbb")
     }
 }
 
@@ -155,6 +166,12 @@ mod tests {
         assert_eq!(Level::Neon.capped_by(Level::Avx2), Level::Neon);
         assert_eq!(Level::Avx2.capped_by(Level::Neon), Level::Avx2);
         assert_eq!(Level::Scalar.capped_by(Level::Avx512), Level::Scalar);
+        assert_eq!(Level::Zbb.capped_by(Level::Scalar), Level::Scalar);
+        assert_eq!(Level::Zbb.capped_by(Level::Avx2), Level::Zbb);
+        assert_eq!(Level::Zbb.capped_by(Level::Zbb), Level::Zbb);
+        assert!(Level::Zbb.includes(Level::Scalar));
+        assert!(!Level::Zbb.includes(Level::Neon));
+        assert!(!Level::Avx512.includes(Level::Zbb));
     }
 
     #[test]
@@ -188,5 +205,16 @@ mod tests {
         );
         f.avx512vpopcntdq = true;
         assert_eq!(Level::of(&f), Level::Avx512);
+    }
+
+    #[test]
+    fn level_of_riscv_features() {
+        let mut f = Features {
+            v: true,
+            ..Features::default()
+        };
+        assert_eq!(Level::of(&f), Level::Scalar, "V alone has no tier yet");
+        f.zbb = true;
+        assert_eq!(Level::of(&f), Level::Zbb);
     }
 }

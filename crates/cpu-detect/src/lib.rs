@@ -11,7 +11,7 @@
 //! ```
 //! let f = cpu_detect::features();
 //! let level = cpu_detect::max_level();
-//! if level >= cpu_detect::Level::Avx2 && level != cpu_detect::Level::Neon {
+//! if level.includes(cpu_detect::Level::Avx2) {
 //!     assert!(f.avx2 && f.bmi2);
 //! }
 //! println!("running at {level}");

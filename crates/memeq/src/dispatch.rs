@@ -1,9 +1,12 @@
 //! Which kernel runs.
 //!
-//! - Up to 64 bytes: an `#[inline(always)]` path compiled for the build's
-//!   baseline, taken before any function pointer is loaded: SSE2 on x86_64
-//!   (AVX2 / one masked AVX-512BW compare when the build enables them, e.g.
-//!   `-C target-cpu=native`), word loads elsewhere. Measured on the mixed
+//! - x86_64 CPUs where the `avx512` kernel is picked: its inline-assembly
+//!   short paths run inlined (up to 128 bytes), longer inputs call its loop
+//!   directly; see [`x86`].
+//! - Otherwise up to 64 bytes: an `#[inline(always)]` path compiled for the
+//!   build's baseline, taken before any function pointer is loaded: SSE2 on
+//!   x86_64 (AVX2 / one masked AVX-512BW compare when the build enables
+//!   them, e.g. `-C target-cpu=native`), word loads elsewhere. Measured on the mixed
 //!   1..=64 set: every kernel called through its handle (an indirect call,
 //!   the AVX-512 masked compare included) was 1.2-1.5x slower than the
 //!   inlined path, so short keys never go through the pointer.

@@ -354,7 +354,11 @@ impl Hll {
     }
 
     /// Converts sparse to dense: the whole header is copied (cache
-    /// included), only the encoding byte changes.
+    /// included), only the encoding byte changes. Never inlined: its 16 KiB
+    /// scratch array inlined into `set_register` gave every sparse add a
+    /// 16 KiB stack frame with four stack-probe stores.
+    #[cold]
+    #[inline(never)]
     fn promote(&mut self) {
         let mut raw = [0u8; REGISTERS];
         sparse::max_into(&self.bytes, &mut raw);

@@ -332,16 +332,26 @@ fn set_edit(
     }
     let start = prev.unwrap_or(Cursor::START);
     let quiet = no_fusion(bytes, start.off, p, oplen, seq, n);
+    // The 8 bytes from p after the edit: the new opcodes, then the old
+    // bytes that followed the replaced opcode (read before the move).
+    let t = p + oplen;
+    let word = (end >= t + 8).then(|| seq | load::u64_le(bytes, t) << (8 * n));
     if n > oplen {
-        // Grow by the bytes that the move below overwrites (no memset).
-        bytes.extend_from_slice(&seq.to_le_bytes()[..n - oplen]);
+        // Grow by the bytes that the move below overwrites (no memset), as
+        // a fixed 4-byte append then a cut (a variable-length copy was a
+        // `memcpy` call).
+        bytes.extend_from_slice(&[0; 4]);
+        bytes.truncate(end + (n - oplen));
         bytes.copy_within(p + oplen..end, p + n);
     } else if n < oplen {
         // A non-canonical XZERO of one register became one VAL.
         bytes.copy_within(p + oplen..end, p + n);
         bytes.truncate(end - (oplen - n));
     }
-    bytes[p..p + n].copy_from_slice(&seq.to_le_bytes()[..n]);
+    match word {
+        Some(w) if p + 8 <= bytes.len() => bytes[p..p + 8].copy_from_slice(&w.to_le_bytes()),
+        _ => bytes[p..p + n].copy_from_slice(&seq.to_le_bytes()[..n]),
+    }
     let touched = if quiet {
         bytes[15] |= 0x80;
         start.off

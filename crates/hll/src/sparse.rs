@@ -196,6 +196,22 @@ pub(crate) struct Edit {
     start: Cursor,
     sync: usize,
     delta: isize,
+    /// When nothing fused: where the split opcodes lie, so the checkpoints
+    /// inside the edit follow without walking the new bytes.
+    split: Option<Split>,
+}
+
+/// The opcodes of an edit that fused nothing: the untouched opcode at
+/// `Edit::start` (unless it is the split one), then from offset `p` the run
+/// before `index` (`ln` bytes, registers `first..index`), VAL at `index`,
+/// the run after it (registers `index + 1..=last`).
+#[derive(Clone, Copy)]
+struct Split {
+    p: usize,
+    first: usize,
+    index: usize,
+    ln: usize,
+    last: usize,
 }
 
 impl Edit {
@@ -203,6 +219,7 @@ impl Edit {
         start: Cursor::START,
         sync: 0,
         delta: 0,
+        split: None,
     };
 }
 
@@ -352,11 +369,27 @@ fn set_edit(
         Some(w) if p + 8 <= bytes.len() => bytes[p..p + 8].copy_from_slice(&w.to_le_bytes()),
         _ => bytes[p..p + n].copy_from_slice(&seq.to_le_bytes()[..n]),
     }
-    let touched = if quiet {
+    let (touched, split) = if quiet {
         bytes[15] |= 0x80;
-        start.off
+        let ln = if index == first {
+            0
+        } else if is_val(op) || index - first <= ZERO_MAX_LEN {
+            1
+        } else {
+            2
+        };
+        (
+            start.off,
+            Some(Split {
+                p,
+                first,
+                index,
+                ln,
+                last,
+            }),
+        )
     } else {
-        merge_pass(bytes, start.off)
+        (merge_pass(bytes, start.off), None)
     };
     // The split wrote below p + n (before fusions moved it) and the
     // fusions below `touched`: past both, the bytes are the old ones
@@ -365,6 +398,7 @@ fn set_edit(
         start,
         sync: (p + n).max(touched),
         delta: bytes.len() as isize - end as isize,
+        split,
     };
     Set::Changed
 }
@@ -384,11 +418,8 @@ fn no_fusion(bytes: &[u8], from: usize, p: usize, oplen: usize, seq: u64, n: usi
         return false;
     }
     let plen = p - from;
-    let mut head = 0u64;
-    for (k, &b) in bytes[from..p].iter().enumerate() {
-        head |= u64::from(b) << (8 * k);
-    }
-    head |= seq << (8 * plen);
+    // The 0..=2 bytes before `p` (one masked load, no byte loop).
+    let head = load::u64_le(bytes, from) & ((1u64 << (8 * plen)) - 1) | seq << (8 * plen);
     let tail = u128::from(load::u64_le(bytes, t)) | u128::from(load::u64_le(bytes, t + 8)) << 64;
     // At most 2 + 5 head bytes, so at least 9 tail bytes stay in `w`.
     let w = u128::from(head) | tail << (8 * (plen + n));
@@ -491,7 +522,30 @@ impl Index {
         // Blocks starting before the edit's first opcode are held by
         // untouched opcodes before it.
         let b0 = (edit.start.first + (1 << BLOCK_SHIFT) - 1) >> BLOCK_SHIFT;
-        let b = self.fill(bytes, edit.start, b0, edit.sync);
+        let b = match edit.split {
+            // The blocks starting in the edit's registers, from the known
+            // layout (selects, no opcode decoding).
+            Some(sp) => {
+                let mut b = b0;
+                while b < BLOCKS && b << BLOCK_SHIFT <= sp.last {
+                    let r = b << BLOCK_SHIFT;
+                    let (off, first) = if r < sp.first {
+                        (edit.start.off, edit.start.first)
+                    } else if r < sp.index {
+                        (sp.p, sp.first)
+                    } else if r == sp.index {
+                        (sp.p + sp.ln, sp.index)
+                    } else {
+                        (sp.p + sp.ln + 1, sp.index + 1)
+                    };
+                    self.off[b] = off as u16;
+                    self.first[b] = first as u16;
+                    b += 1;
+                }
+                b
+            }
+            None => self.fill(bytes, edit.start, b0, edit.sync),
+        };
         // The rest are held by opcodes of the shifted tail.
         let d = edit.delta as u16; // two's complement add
         for o in &mut self.off[b.min(BLOCKS)..] {

@@ -82,6 +82,143 @@ pub fn for_each_len_offset(max_len: usize, seed: u64, mut check: impl FnMut(&[u8
     }
 }
 
+/// A buffer fenced by inaccessible pages: [`Guarded::back`] gives bytes that
+/// end exactly where an unmapped-for-access (`PROT_NONE`) page begins, and
+/// [`Guarded::front`] bytes that start exactly where one ends. A kernel that
+/// reads a single byte outside such a slice (an over-long vector load, an
+/// unmasked tail) gets `SIGSEGV` instead of silently reading a neighbour,
+/// whatever the allocator or sanitizer would have allowed.
+///
+/// On unix outside Miri the fences are real (`mmap` + `mprotect`); elsewhere
+/// (and under Miri, where the heap itself is checked) it is a plain heap
+/// buffer and [`Guarded::is_fenced`] says so.
+pub struct Guarded {
+    /// The readable bytes (`cap` of them) between the fences.
+    data: *mut u8,
+    cap: usize,
+    #[cfg(all(unix, not(miri)))]
+    map: (*mut libc::c_void, usize),
+    #[cfg(not(all(unix, not(miri))))]
+    heap: Vec<u8>,
+}
+
+impl Guarded {
+    /// A fenced buffer with room for `cap` bytes, zero-filled.
+    ///
+    /// # Panics
+    /// If the operating system refuses the mapping.
+    #[cfg(all(unix, not(miri)))]
+    pub fn new(cap: usize) -> Guarded {
+        // SAFETY: sysconf has no memory-safety preconditions.
+        let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096);
+        let body = cap.div_ceil(page).max(1) * page;
+        let total = body + 2 * page;
+        // SAFETY: a fresh private anonymous mapping; no existing memory is
+        // touched.
+        let base = unsafe {
+            libc::mmap(
+                core::ptr::null_mut(),
+                total,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        assert!(base != libc::MAP_FAILED, "mmap of {total} bytes failed");
+        // SAFETY: both ranges are whole pages inside the mapping just made.
+        let fenced = unsafe {
+            libc::mprotect(base, page, libc::PROT_NONE) == 0
+                && libc::mprotect(
+                    base.cast::<u8>().add(page + body).cast(),
+                    page,
+                    libc::PROT_NONE,
+                ) == 0
+        };
+        assert!(fenced, "mprotect of the guard pages failed");
+        Guarded {
+            // SAFETY: page < total.
+            data: unsafe { base.cast::<u8>().add(page) },
+            cap: body,
+            map: (base, total),
+        }
+    }
+
+    /// A buffer with room for `cap` bytes (not fenced on this target).
+    #[cfg(not(all(unix, not(miri))))]
+    pub fn new(cap: usize) -> Guarded {
+        let mut heap = vec![0u8; cap.max(1)];
+        Guarded {
+            data: heap.as_mut_ptr(),
+            cap: heap.len(),
+            heap,
+        }
+    }
+
+    /// Whether reads outside the slices fault on this target.
+    pub fn is_fenced(&self) -> bool {
+        cfg!(all(unix, not(miri)))
+    }
+
+    /// The last `len` bytes before the upper fence.
+    ///
+    /// # Panics
+    /// If `len` exceeds the capacity asked for (rounded up to pages).
+    pub fn back(&mut self, len: usize) -> &mut [u8] {
+        assert!(
+            len <= self.cap,
+            "Guarded::back({len}) over capacity {}",
+            self.cap
+        );
+        // SAFETY: cap - len .. cap lies inside the readable, writable bytes,
+        // borrowed mutably from `self`.
+        unsafe { core::slice::from_raw_parts_mut(self.data.add(self.cap - len), len) }
+    }
+
+    /// The first `len` bytes after the lower fence.
+    ///
+    /// # Panics
+    /// If `len` exceeds the capacity asked for (rounded up to pages).
+    pub fn front(&mut self, len: usize) -> &mut [u8] {
+        assert!(
+            len <= self.cap,
+            "Guarded::front({len}) over capacity {}",
+            self.cap
+        );
+        // SAFETY: 0 .. len lies inside the readable, writable bytes,
+        // borrowed mutably from `self`.
+        unsafe { core::slice::from_raw_parts_mut(self.data, len) }
+    }
+}
+
+impl Drop for Guarded {
+    fn drop(&mut self) {
+        #[cfg(all(unix, not(miri)))]
+        // SAFETY: the mapping made in `new`, unmapped once; no slice of it
+        // outlives `self` (they borrow it).
+        unsafe {
+            libc::munmap(self.map.0, self.map.1);
+        }
+    }
+}
+
+/// Calls `check(slice)` for every length `0..=max_len` with the slice's
+/// bytes (pseudo-random, from `seed`) placed against the upper fence of a
+/// [`Guarded`] buffer and then against its lower fence, so that any read
+/// past either end of the slice faults.
+pub fn for_each_len_fenced(max_len: usize, seed: u64, mut check: impl FnMut(&[u8])) {
+    let mut g = Guarded::new(max_len);
+    let bytes = random_bytes(seed, max_len);
+    for len in 0..=max_len {
+        let s = g.back(len);
+        s.copy_from_slice(&bytes[..len]);
+        check(s);
+        let s = g.front(len);
+        s.copy_from_slice(&bytes[..len]);
+        check(s);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,5 +232,26 @@ mod tests {
         });
         assert_eq!(seen, scaled(64, 3) * 11);
         assert_ne!(random_bytes(1, 32), random_bytes(2, 32));
+    }
+
+    #[test]
+    fn fenced_slices_sit_against_the_fences() {
+        let mut g = Guarded::new(100);
+        let end = {
+            let s = g.back(10);
+            s.fill(7);
+            s.as_ptr() as usize + s.len()
+        };
+        let start = g.front(10).as_ptr() as usize;
+        if g.is_fenced() {
+            // The fences are whole pages: the back slice ends and the front
+            // slice starts on a page boundary.
+            assert_eq!(end % 4096, 0);
+            assert_eq!(start % 4096, 0);
+        }
+        assert_eq!(g.back(0).len(), 0);
+        let mut lens = Vec::new();
+        for_each_len_fenced(5, 3, |s| lens.push(s.len()));
+        assert_eq!(lens, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
     }
 }

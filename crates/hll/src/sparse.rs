@@ -213,6 +213,9 @@ struct Split {
     index: usize,
     ln: usize,
     last: usize,
+    /// The offset after the new opcodes, and the last one's length.
+    q: usize,
+    qpre: u8,
 }
 
 impl Edit {
@@ -413,6 +416,8 @@ fn set_edit(
                 index,
                 ln,
                 last,
+                q: p + n,
+                qpre: if index == last { 1 } else { (n - ln - 1) as u8 },
             }),
         )
     } else {
@@ -485,6 +490,11 @@ const BLOCKS: usize = REGISTERS >> BLOCK_SHIFT;
 pub(crate) struct Index {
     off: [u16; BLOCKS],
     first: [u16; BLOCKS],
+    /// Byte length of the opcode before each checkpoint's opcode (0: none),
+    /// so an add whose target is a checkpoint's opcode steps back one
+    /// opcode to learn its predecessor instead of walking the previous
+    /// block. Relative, so the shift after an edit leaves it alone.
+    pre: [u8; BLOCKS],
 }
 
 impl Index {
@@ -493,6 +503,7 @@ impl Index {
         let mut idx = Index {
             off: [HDR as u16; BLOCKS],
             first: [0; BLOCKS],
+            pre: [0; BLOCKS],
         };
         idx.fill(bytes, Cursor::START, 0, usize::MAX);
         idx
@@ -500,21 +511,29 @@ impl Index {
 
     /// Walks from `c` (an opcode boundary), setting the checkpoints of
     /// blocks `b..` until every block is set or an opcode boundary at or
-    /// past `stop` is reached; returns the first block left unset.
+    /// past `stop` is reached; returns the first block left unset, that
+    /// boundary and the length of the opcode before it. Blocks held by `c`'s
+    /// own opcode keep their `pre` (unknown here, and unchanged when `c` is
+    /// an untouched opcode) unless `c` is the start.
     #[inline(always)]
-    fn fill(&mut self, bytes: &[u8], c: Cursor, mut b: usize, stop: usize) -> usize {
+    fn fill(&mut self, bytes: &[u8], c: Cursor, mut b: usize, stop: usize) -> (usize, usize, u8) {
         let (mut p, mut first) = (c.off, c.first);
+        let mut pre = if c.off == HDR { Some(0) } else { None };
         while b < BLOCKS && p < stop && p < bytes.len() {
             let (span, len) = op_at(bytes, p);
             while b < BLOCKS && b << BLOCK_SHIFT < first + span {
                 self.off[b] = p as u16;
                 self.first[b] = first as u16;
+                if let Some(l) = pre {
+                    self.pre[b] = l;
+                }
                 b += 1;
             }
+            pre = Some(len as u8);
             p += len;
             first += span;
         }
-        b
+        (b, p, pre.unwrap_or(0))
     }
 
     /// A cursor to start [`set`] from for register `index`: an opcode
@@ -530,16 +549,16 @@ impl Index {
         if c.first + op_at(bytes, c.off).0 <= index {
             return c;
         }
-        // `c` holds `index`: start from the checkpoint of the register
-        // before it (an earlier opcode), so `set` learns the previous
-        // opcode, where its merge pass starts.
-        if c.first == 0 {
+        // `c` holds `index`: start from the opcode before it, so `set`
+        // learns the previous opcode, where its merge pass starts.
+        let pre = usize::from(self.pre[b]);
+        if pre == 0 {
             return Cursor::START;
         }
-        let b = (c.first - 1) >> BLOCK_SHIFT;
+        let off = c.off - pre;
         Cursor {
-            off: usize::from(self.off[b]),
-            first: usize::from(self.first[b]),
+            off,
+            first: c.first - op_at(bytes, off).0,
         }
     }
 
@@ -549,27 +568,32 @@ impl Index {
         // Blocks starting before the edit's first opcode are held by
         // untouched opcodes before it.
         let b0 = (edit.start.first + (1 << BLOCK_SHIFT) - 1) >> BLOCK_SHIFT;
-        let b = match edit.split {
+        let (b, q, qpre) = match edit.split {
             // The blocks starting in the edit's registers, from the known
             // layout (selects, no opcode decoding).
             Some(sp) => {
                 let mut b = b0;
                 while b < BLOCKS && b << BLOCK_SHIFT <= sp.last {
                     let r = b << BLOCK_SHIFT;
-                    let (off, first) = if r < sp.first {
-                        (edit.start.off, edit.start.first)
+                    // The opcode holding r, and the length of the one
+                    // before it (`pre` of the untouched `start` stays).
+                    let before = sp.p - edit.start.off;
+                    let (off, first, pre) = if r < sp.first {
+                        (edit.start.off, edit.start.first, self.pre[b])
                     } else if r < sp.index {
-                        (sp.p, sp.first)
+                        (sp.p, sp.first, before as u8)
                     } else if r == sp.index {
-                        (sp.p + sp.ln, sp.index)
+                        let pre = if sp.ln == 0 { before } else { sp.ln };
+                        (sp.p + sp.ln, sp.index, pre as u8)
                     } else {
-                        (sp.p + sp.ln + 1, sp.index + 1)
+                        (sp.p + sp.ln + 1, sp.index + 1, 1)
                     };
                     self.off[b] = off as u16;
                     self.first[b] = first as u16;
+                    self.pre[b] = pre;
                     b += 1;
                 }
-                b
+                (b, sp.q, sp.qpre)
             }
             None => self.fill(bytes, edit.start, b0, edit.sync),
         };
@@ -577,6 +601,13 @@ impl Index {
         let d = edit.delta as u16; // two's complement add
         for o in &mut self.off[b.min(BLOCKS)..] {
             *o = o.wrapping_add(d);
+        }
+        // Blocks held by the first opcode after the edit: its predecessor
+        // is the edit's last opcode.
+        let mut k = b;
+        while k < BLOCKS && usize::from(self.off[k]) == q {
+            self.pre[k] = qpre;
+            k += 1;
         }
     }
 }
@@ -727,7 +758,7 @@ mod tests {
     use simd_core::testing::{scaled, Rng};
 
     fn index_eq(a: &Index, b: &Index) -> bool {
-        a.off == b.off && a.first == b.first
+        a.off == b.off && a.first == b.first && a.pre == b.pre
     }
 
     /// A random valid sparse string, non-canonical opcodes included (short

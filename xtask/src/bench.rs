@@ -642,12 +642,15 @@ fn render(
     }
     for (krate, _) in CRATES.iter().filter(|c| wanted.contains(&c.0)) {
         let prefix = format!("{}/", krate.trim_end_matches("-fast"));
-        let mut groups: Vec<&str> = results
-            .iter()
-            .filter(|m| m.group.starts_with(&prefix))
-            .map(|m| m.group.as_str())
-            .collect();
-        groups.dedup();
+        // Each group once, in first-seen order (the server rows come after
+        // all criterion results, so a plain `dedup` would list their groups
+        // again).
+        let mut groups: Vec<&str> = Vec::new();
+        for m in results.iter().filter(|m| m.group.starts_with(&prefix)) {
+            if !groups.contains(&m.group.as_str()) {
+                groups.push(m.group.as_str());
+            }
+        }
         let _ = writeln!(s, "\n## {krate}\n");
         if groups.is_empty() {
             let _ = writeln!(s, "no benchmark results for this crate in this run.");

@@ -33,7 +33,9 @@ Options:
   --baseline NAME   also compare against a saved baseline: % change and
                     Better / Worse / No change (see --noise)
   --noise PCT       changes within +-PCT% are 'No change' (default 5)
-  --no-run          do not run anything: report from the latest results
+  --no-run          do not run the benchmarks: report from the latest
+                    criterion results (the live server rows are measured
+                    afresh unless --no-servers)
   --no-servers      do not start Redis/Valkey for the server rows
 
 Output: target/bench-report/report.md and target/bench-report/*.svg.

@@ -98,8 +98,9 @@ pub struct Guarded {
     cap: usize,
     #[cfg(all(unix, not(miri)))]
     map: (*mut libc::c_void, usize),
+    /// Owns the bytes `data` points into (never read through the field).
     #[cfg(not(all(unix, not(miri))))]
-    heap: Vec<u8>,
+    _heap: Vec<u8>,
 }
 
 impl Guarded {
@@ -147,11 +148,11 @@ impl Guarded {
     /// A buffer with room for `cap` bytes (not fenced on this target).
     #[cfg(not(all(unix, not(miri))))]
     pub fn new(cap: usize) -> Guarded {
-        let mut heap = vec![0u8; cap.max(1)];
+        let mut heap = std::vec![0u8; cap.max(1)];
         Guarded {
             data: heap.as_mut_ptr(),
             cap: heap.len(),
-            heap,
+            _heap: heap,
         }
     }
 

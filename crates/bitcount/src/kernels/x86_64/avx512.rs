@@ -208,6 +208,57 @@ unsafe fn finish(done: usize, bytes: &[u8], acc: [__m512i; 4]) -> u64 {
     _mm512_reduce_add_epi64(sum) as u64
 }
 
+/// The number of set bits in the `n <= 64` bytes at `p`, as inline
+/// assembly so that it inlines into baseline-compiled callers (a
+/// `#[target_feature]` function cannot): the mask `bzhi(!0, n)` split into
+/// two 32-byte halves, two zero-masked loads, VPOPCNTQ, and the four lanes
+/// summed; no branch on `n`. About 14 instructions against 10-40 for the
+/// POPCNT word path (one load-op POPCNT per word plus length branches), so
+/// more calls fit in flight when counts are independent; measured on Zen 5
+/// (see the crate README). Only `ymm16`/`ymm17` (EVEX-only registers) are
+/// written, so no `vzeroupper` is needed, and no 512-bit operation is used.
+///
+/// # Safety
+/// `n <= 64` and the `n` bytes at `p` are readable; the CPU has AVX-512F,
+/// AVX-512BW, AVX-512VL, AVX-512 VPOPCNTDQ and BMI2 (any caller: this is
+/// inline assembly, not a `#[target_feature]` function).
+#[inline(always)]
+pub(crate) unsafe fn count_upto64_asm(p: *const u8, n: usize) -> u64 {
+    debug_assert!(n <= 64);
+    let count: u64;
+    // SAFETY: the features by contract; both loads are masked to bytes
+    // 0..n, which are readable (masked-off bytes are not accessed and cannot
+    // fault, so neither load reaches past the slice); the clobbered vector
+    // and mask registers are declared.
+    unsafe {
+        core::arch::asm!(
+            "mov {m}, -1",
+            "bzhi {m}, {m}, {n}",
+            "kmovq k1, {m}",
+            "kshiftrq k2, k1, 32",
+            "vmovdqu8 ymm16{{k1}}{{z}}, [{p}]",
+            "vmovdqu8 ymm17{{k2}}{{z}}, [{p} + 32]",
+            "vpopcntq ymm16, ymm16",
+            "vpopcntq ymm17, ymm17",
+            "vpaddq ymm16, ymm16, ymm17",
+            "vextracti32x4 xmm17, ymm16, 1",
+            "vpaddq xmm16, xmm16, xmm17",
+            "vpshufd xmm17, xmm16, 0x4e",
+            "vpaddq xmm16, xmm16, xmm17",
+            "vmovq {m}, xmm16",
+            p = in(reg) p,
+            n = in(reg) n,
+            m = out(reg) count,
+            out("zmm16") _,
+            out("zmm17") _,
+            out("k1") _,
+            out("k2") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    count
+}
+
 /// The index of the first byte of `bytes` that is not `skip`, or
 /// `bytes.len()`.
 ///

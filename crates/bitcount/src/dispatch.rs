@@ -211,9 +211,10 @@ mod x86 {
     static CLASS: AtomicU8 = AtomicU8::new(UNKNOWN);
 
     /// On `AVX512_SHORT` CPUs, inputs of more than this many (and at most
-    /// [`SMALL`]) bytes take the AVX-512 inline assembly: it costs the same
-    /// ~1.2 ns at every length up to 64 on Zen 5 (criterion), where the
-    /// POPCNT words took 0.9-1.0 ns at 16-32 bytes but 1.5 at 64.
+    /// [`SMALL`]) bytes take the AVX-512 inline assembly: it costs about the
+    /// same at every length up to 64 on Zen 5 (criterion: 0.94-1.2 ns
+    /// depending on the build), where the POPCNT words took 0.85-1.0 ns at
+    /// 16-32 bytes but 1.5 at 64.
     const SHORT_ASM_MIN: usize = 32;
 
     /// Inputs up to this many bytes are counted inline with POPCNT. At 64

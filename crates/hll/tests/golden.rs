@@ -1,8 +1,10 @@
 //! Every case of the golden files recorded from Redis 7.0.15 (Valkey 9.1.2
-//! identical), reproduced byte for byte, with every kernel.
+//! identical), reproduced byte for byte, with every kernel; and the same
+//! strings parsed flush against inaccessible guard pages.
 
 use hll::{count_union, ErrorKind, Hll};
 use serde_json::Value;
+use simd_core::testing::{for_each_len_fenced, scaled, Guarded};
 use std::collections::HashMap;
 
 fn load(name: &str) -> Value {
@@ -307,4 +309,72 @@ fn readme_example() {
     assert_eq!(count_union(&[&h, &other]), 4);
     h.merge(&[&other]);
     assert_eq!(h.count(), 4);
+}
+
+/// Every HLL string of the golden files, valid and malformed.
+fn golden_strings() -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for case in load("cases.json")["cases"].as_array().unwrap() {
+        for field in ["bytes_after_add", "bytes_after_count"] {
+            if !case[field].is_null() {
+                out.push(unhex(&case[field]));
+            }
+        }
+    }
+    for case in load("malformed.json")["cases"].as_array().unwrap() {
+        out.push(malformed_bytes(case));
+    }
+    out
+}
+
+/// `Hll::from_bytes` validates the caller's bytes in place (word loads over
+/// sparse opcodes and dense registers): on every golden string and on
+/// truncations of it placed flush against a guard page (see
+/// `simd_core::testing::Guarded`), a read of one byte before or after the
+/// input faults, and the answer equals the heap copy's.
+#[test]
+fn from_bytes_stays_inside_the_input() {
+    let strings = golden_strings();
+    assert!(
+        strings.len() > 50,
+        "golden strings found: {}",
+        strings.len()
+    );
+    let longest = strings.iter().map(Vec::len).max().unwrap_or(0);
+    let mut g = Guarded::new(longest);
+    for s in &strings {
+        // The whole string, and (fewer under Miri) its first and last 64
+        // truncation points: each must parse or fail exactly as on the heap.
+        let step = scaled(1, 997).max(1);
+        let mut cuts: Vec<usize> = (0..s.len().min(64)).step_by(step).collect();
+        cuts.extend((s.len().saturating_sub(64)..=s.len()).step_by(step));
+        cuts.push(s.len());
+        for n in cuts {
+            let want = Hll::from_bytes(&s[..n]).map(|h| h.into_bytes());
+            for back in [true, false] {
+                let b = if back { g.back(n) } else { g.front(n) };
+                b.copy_from_slice(&s[..n]);
+                let got = Hll::from_bytes(b).map(|h| h.into_bytes());
+                match (&got, &want) {
+                    (Ok(x), Ok(y)) => assert_eq!(x, y, "len {n}"),
+                    (Err(x), Err(y)) => assert_eq!(x.kind(), y.kind(), "len {n}"),
+                    _ => panic!("len {n}: fenced {got:?} vs heap {want:?}"),
+                }
+            }
+        }
+    }
+}
+
+/// `add` hashes the caller's element with 8-byte block loads and a tail:
+/// elements of 0..=300 bytes flush against a guard page.
+#[test]
+fn hashing_an_element_stays_inside_it() {
+    let mut fenced = Hll::new();
+    let mut heap = Hll::new();
+    for_each_len_fenced(scaled(300, 40), 21, |e| {
+        let copy = e.to_vec();
+        assert_eq!(hll::hash(e), hll::hash(&copy));
+        assert_eq!(fenced.add(e), heap.add(&copy), "len {}", e.len());
+    });
+    assert_eq!(fenced.as_bytes(), heap.as_bytes());
 }

@@ -3,7 +3,7 @@
 //! every kernel's widest step plus every remainder of every lane count),
 //! equal lengths, mixed lengths, one long lane among short ones.
 
-use simd_core::testing::{random_bytes, scaled, Rng};
+use simd_core::testing::{random_bytes, scaled, Guarded, Rng};
 use siphash_fast as sf;
 
 const KEY: [u8; 16] = *b"batch-hash-key!!";
@@ -111,4 +111,41 @@ fn one_long_lane_in_each_position() {
 fn length_mismatch_panics() {
     let mut out = [0u64; 3];
     sf::siphash13_batch(&KEY, &[b"a", b"b"], &mut out);
+}
+
+/// Batches whose inputs each sit flush against an inaccessible guard page
+/// (see `simd_core::testing::Guarded`): the transposing loads and the
+/// AVX-512 masked gathers must never touch a byte outside an input, or the
+/// test process faults (the one-shot oracle is guard-page tested in
+/// `fenced.rs`).
+#[test]
+fn batches_stay_inside_every_input() {
+    // 19 inputs (more than two of the widest kernel step, plus a
+    // remainder), each in its own fenced buffer.
+    const LANES: usize = 19;
+    let mut fences: Vec<Guarded> = (0..LANES).map(|_| Guarded::new(64)).collect();
+    let bytes = random_bytes(4, 64);
+    for round in 0..scaled(130, 6) {
+        // Equal lengths (the transposing path), then mixed lengths (the
+        // gather path), each input against its upper or lower fence.
+        let inputs: Vec<&[u8]> = fences
+            .iter_mut()
+            .enumerate()
+            .map(|(i, g)| {
+                let n = if round < 65 {
+                    round
+                } else {
+                    (round + 7 * i) % 65
+                };
+                let s = if (i + round) % 2 == 0 {
+                    g.back(n)
+                } else {
+                    g.front(n)
+                };
+                s.copy_from_slice(&bytes[..n]);
+                &*s
+            })
+            .collect();
+        check(&format!("fenced round {round}"), &inputs);
+    }
 }

@@ -258,6 +258,13 @@ pub fn main(args: &[String]) -> Result<(), String> {
 }
 
 fn git_commit() -> String {
+    // A bundled run (`cargo xtask bundle --bench`) has no git checkout.
+    if let Some(c) = std::env::var("KVPRIMS_COMMIT")
+        .ok()
+        .filter(|c| !c.is_empty())
+    {
+        return c;
+    }
     util::output(Command::new("git").args(["rev-parse", "--short", "HEAD"]))
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())

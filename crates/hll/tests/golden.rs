@@ -149,6 +149,9 @@ fn kernels_on_golden() {
             let mut raw = [0u8; hll::REGISTERS];
             k.unpack_max(body, &mut raw);
             assert_eq!(raw, regs, "{name} {}", k.name());
+            let mut plain = [0xffu8; hll::REGISTERS];
+            k.unpack(body, &mut plain);
+            assert_eq!(plain, regs, "{name} {} unpack", k.name());
             let mut packed = [0u8; hll::DENSE_BODY];
             k.pack(&raw, &mut packed);
             assert_eq!(&packed, body, "{name} {}", k.name());

@@ -69,7 +69,11 @@ fn every_kernel_matches_scalar() {
             // unpack into zeros = the registers; into random = the max.
             let mut raw = [0u8; REGISTERS];
             k.unpack_max(&dense, &mut raw);
-            assert_eq!(raw[..], regs[..], "{} unpack", k.name());
+            assert_eq!(raw[..], regs[..], "{} unpack_max into zeros", k.name());
+            // Plain unpack writes every byte (0xff is no register value).
+            let mut u = [0xffu8; REGISTERS];
+            k.unpack(&dense, &mut u);
+            assert_eq!(u[..], regs[..], "{} unpack", k.name());
             let init: [u8; REGISTERS] = core::array::from_fn(|_| rng.below(64) as u8);
             let (mut a, mut b) = (init, init);
             k.unpack_max(&dense, &mut a);

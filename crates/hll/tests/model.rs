@@ -74,5 +74,14 @@ proptest! {
         into_first.merge(&refs[1..]);
         prop_assert_eq!(into_first.registers(), model);
         prop_assert_eq!(into_first.cached_count(), None);
+        // Every rotation: the first dense input (first, middle or last)
+        // seeds the union without a zeroed accumulator.
+        for r in 0..3 {
+            let order: Vec<&Hll> = (0..3).map(|i| refs[(i + r) % 3]).collect();
+            let mut m = order[0].clone();
+            m.merge(&order[1..]);
+            prop_assert_eq!(m.registers(), model);
+            prop_assert_eq!(count_union(&order), dest.estimate());
+        }
     }
 }

@@ -1,39 +1,65 @@
 //! Portable kernels and the oracle for every SIMD kernel: dense -> raw
-//! unpack fused with the register max, raw -> dense pack, and the register
-//! histograms. Each 3 dense bytes hold 4 registers as a 24-bit
+//! unpack (plain, and fused with the register max), raw -> dense pack, and
+//! the register histograms. Each 3 dense bytes hold 4 registers as a 24-bit
 //! little-endian word `r0 | r1 << 6 | r2 << 12 | r3 << 18`.
 
+use super::Uninit;
 use crate::{DENSE_BODY, REGISTERS};
+
+/// 6 dense bytes (8 registers) as one 48-bit word: fewer loads per step.
+#[inline(always)]
+fn word48(d: &[u8]) -> u64 {
+    u64::from(u32::from_le_bytes([d[0], d[1], d[2], d[3]]))
+        | u64::from(d[4]) << 32
+        | u64::from(d[5]) << 40
+}
+
+/// Register `k` (0..8) of a 48-bit word.
+#[inline(always)]
+fn field(w: u64, k: usize) -> u8 {
+    ((w >> (6 * k)) & 63) as u8
+}
 
 /// `raw[i] = max(raw[i], dense register i)`.
 ///
 /// # Safety
 /// None (safe on every CPU); `unsafe` only to share the kernel signature.
 pub(crate) unsafe fn unpack_max(dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTERS]) {
-    // 6 bytes -> 8 registers per step: one 48-bit word, fewer loads.
     for (d, r) in dense.chunks_exact(6).zip(raw.chunks_exact_mut(8)) {
-        let w = u64::from(u32::from_le_bytes([d[0], d[1], d[2], d[3]]))
-            | u64::from(d[4]) << 32
-            | u64::from(d[5]) << 40;
+        let w = word48(d);
         for (k, reg) in r.iter_mut().enumerate() {
-            let v = ((w >> (6 * k)) & 63) as u8;
-            *reg = (*reg).max(v);
+            *reg = (*reg).max(field(w, k));
+        }
+    }
+}
+
+/// `raw[i] = dense register i`, every byte of `raw` written.
+///
+/// # Safety
+/// None (safe on every CPU); `unsafe` only to share the kernel signature.
+pub(crate) unsafe fn unpack(dense: &[u8; DENSE_BODY], raw: &mut Uninit<REGISTERS>) {
+    for (d, r) in dense.chunks_exact(6).zip(raw.chunks_exact_mut(8)) {
+        let w = word48(d);
+        for (k, reg) in r.iter_mut().enumerate() {
+            reg.write(field(w, k));
         }
     }
 }
 
 /// Packs raw registers (values `0..=63`; higher bits are dropped) into the
-/// dense body.
+/// dense body, every byte of it written.
 ///
 /// # Safety
 /// None (safe on every CPU); `unsafe` only to share the kernel signature.
-pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut [u8; DENSE_BODY]) {
+pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut Uninit<DENSE_BODY>) {
     for (d, r) in dense.chunks_exact_mut(6).zip(raw.chunks_exact(8)) {
         let mut w = 0u64;
         for (k, &reg) in r.iter().enumerate() {
             w |= u64::from(reg & 63) << (6 * k);
         }
-        d.copy_from_slice(&w.to_le_bytes()[..6]);
+        for (out, b) in d.iter_mut().zip(w.to_le_bytes()) {
+            out.write(b);
+        }
     }
 }
 

@@ -6,6 +6,7 @@
 //! (`vceqq_u8` + `vsubq_u8`, flushed with `vaddlvq_u8`), values outside the
 //! window counted one by one.
 
+use crate::kernels::{assume_init, uninit, Uninit};
 use crate::{DENSE_BODY, REGISTERS};
 use core::arch::aarch64::*;
 
@@ -18,6 +19,29 @@ const BYTES: usize = 48;
 /// The CPU must support NEON.
 #[target_feature(enable = "neon")]
 pub(crate) unsafe fn unpack_max(dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTERS]) {
+    // SAFETY: raw is 16384 initialised bytes; same CPU requirement.
+    unsafe { unpack_to::<true>(dense, raw.as_mut_ptr()) }
+}
+
+/// `raw[i] = dense register i`, every byte of `raw` written.
+///
+/// # Safety
+/// The CPU must support NEON.
+#[target_feature(enable = "neon")]
+pub(crate) unsafe fn unpack(dense: &[u8; DENSE_BODY], raw: &mut Uninit<REGISTERS>) {
+    // SAFETY: raw is 16384 writable bytes, only written; same CPU requirement.
+    unsafe { unpack_to::<false>(dense, raw.as_mut_ptr().cast()) }
+}
+
+/// The unpack loop: with `MAX`, `out[i] = max(out[i], register i)`, else
+/// `out[i] = register i`.
+///
+/// # Safety
+/// NEON; `out` valid for 16384 bytes of writes, and of reads of
+/// initialised bytes when `MAX`.
+#[inline]
+#[target_feature(enable = "neon")]
+unsafe fn unpack_to<const MAX: bool>(dense: &[u8; DENSE_BODY], out: *mut u8) {
     let six = vdupq_n_u8(0x3f);
     for c in 0..REGISTERS / REGS {
         // SAFETY: 48c + 48 <= 12288.
@@ -26,17 +50,22 @@ pub(crate) unsafe fn unpack_max(dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTE
         let r1 = vandq_u8(vorrq_u8(vshrq_n_u8::<6>(d.0), vshlq_n_u8::<2>(d.1)), six);
         let r2 = vandq_u8(vorrq_u8(vshrq_n_u8::<4>(d.1), vshlq_n_u8::<4>(d.2)), six);
         let r3 = vshrq_n_u8::<2>(d.2);
-        let out = raw.as_mut_ptr().wrapping_add(c * REGS);
-        // SAFETY: 64c + 64 <= 16384: the load and store are in bounds.
+        // SAFETY: 64c + 64 <= 16384: the load and store are in bounds
+        // (caller); the load only when the bytes are initialised.
         unsafe {
-            let old = vld4q_u8(out);
-            let new = uint8x16x4_t(
-                vmaxq_u8(old.0, r0),
-                vmaxq_u8(old.1, r1),
-                vmaxq_u8(old.2, r2),
-                vmaxq_u8(old.3, r3),
-            );
-            vst4q_u8(out, new);
+            let o = out.add(c * REGS);
+            let new = if MAX {
+                let old = vld4q_u8(o);
+                uint8x16x4_t(
+                    vmaxq_u8(old.0, r0),
+                    vmaxq_u8(old.1, r1),
+                    vmaxq_u8(old.2, r2),
+                    vmaxq_u8(old.3, r3),
+                )
+            } else {
+                uint8x16x4_t(r0, r1, r2, r3)
+            };
+            vst4q_u8(o, new);
         }
     }
 }
@@ -46,7 +75,7 @@ pub(crate) unsafe fn unpack_max(dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTE
 /// # Safety
 /// The CPU must support NEON.
 #[target_feature(enable = "neon")]
-pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut [u8; DENSE_BODY]) {
+pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut Uninit<DENSE_BODY>) {
     let six = vdupq_n_u8(0x3f);
     for c in 0..REGISTERS / REGS {
         // SAFETY: 64c + 64 <= 16384.
@@ -61,7 +90,12 @@ pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut [u8; DENSE_BODY]) {
         let b1 = vorrq_u8(vshrq_n_u8::<2>(r1), vshlq_n_u8::<4>(r2));
         let b2 = vorrq_u8(vshrq_n_u8::<4>(r2), vshlq_n_u8::<2>(r3));
         // SAFETY: 48c + 48 <= 12288.
-        unsafe { vst3q_u8(dense.as_mut_ptr().add(c * BYTES), uint8x16x3_t(b0, b1, b2)) };
+        unsafe {
+            vst3q_u8(
+                dense.as_mut_ptr().add(c * BYTES).cast(),
+                uint8x16x3_t(b0, b1, b2),
+            )
+        };
     }
 }
 
@@ -72,11 +106,11 @@ pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut [u8; DENSE_BODY]) {
 /// The CPU must support NEON.
 #[target_feature(enable = "neon")]
 pub(crate) unsafe fn histogram_dense(dense: &[u8; DENSE_BODY]) -> [u32; 64] {
-    let mut raw = [0u8; REGISTERS];
+    let mut raw = uninit();
     // SAFETY: same CPU requirement as ours.
-    unsafe { unpack_max(dense, &mut raw) };
-    // SAFETY: same CPU requirement as ours.
-    unsafe { histogram_raw(&raw) }
+    unsafe { unpack(dense, &mut raw) };
+    // SAFETY: unpack wrote every byte; same CPU requirement as ours.
+    unsafe { histogram_raw(assume_init(&mut raw)) }
 }
 
 const WINDOW: usize = 16;

@@ -10,6 +10,7 @@
 //! mean register, `cmpeq` + `sub` per value; bytes outside the window
 //! (rare: the geometric tail) are counted one by one.
 
+use crate::kernels::{assume_init, uninit, Uninit};
 use crate::{DENSE_BODY, REGISTERS};
 use core::arch::x86_64::*;
 
@@ -23,6 +24,29 @@ const BYTES: usize = 24;
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn unpack_max(dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTERS]) {
+    // SAFETY: raw is 16384 initialised bytes; same CPU requirement.
+    unsafe { unpack_to::<true>(dense, raw.as_mut_ptr()) }
+}
+
+/// `raw[i] = dense register i`, every byte of `raw` written.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn unpack(dense: &[u8; DENSE_BODY], raw: &mut Uninit<REGISTERS>) {
+    // SAFETY: raw is 16384 writable bytes, only written; same CPU requirement.
+    unsafe { unpack_to::<false>(dense, raw.as_mut_ptr().cast()) }
+}
+
+/// The unpack loop: with `MAX`, `out[i] = max(out[i], register i)`, else
+/// `out[i] = register i`.
+///
+/// # Safety
+/// AVX2; `out` valid for 16384 bytes of writes, and of reads of
+/// initialised bytes when `MAX`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn unpack_to<const MAX: bool>(dense: &[u8; DENSE_BODY], out: *mut u8) {
     let src = dense.as_ptr();
     // Interior steps: one 32-byte load at p - 4 puts the step's 24 bytes
     // in place for both lanes (lane 0 holds p..p+12 at 4..16, lane 1 holds
@@ -37,13 +61,13 @@ pub(crate) unsafe fn unpack_max(dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTE
             _mm_loadu_si128(src.add(8).cast()),
         )
     };
-    // SAFETY: same CPU requirement as ours.
-    unsafe { unpack_step(set_lanes(lo, hi), 0, raw, 0) };
+    // SAFETY: same CPU requirement and output buffer as ours.
+    unsafe { unpack_step::<MAX>(set_lanes(lo, hi), 0, out, 0) };
     for c in 1..last {
         // SAFETY: 24c - 4 >= 0 and 24c + 28 <= 24 * 510 + 28 <= 12288.
         let x = unsafe { _mm256_loadu_si256(src.add(c * BYTES - 4).cast()) };
-        // SAFETY: same CPU requirement as ours.
-        unsafe { unpack_step(x, 4, raw, c) };
+        // SAFETY: same CPU requirement and output buffer as ours.
+        unsafe { unpack_step::<MAX>(x, 4, out, c) };
     }
     let p = last * BYTES;
     // SAFETY: p + 8 + 16 = 12288.
@@ -53,8 +77,8 @@ pub(crate) unsafe fn unpack_max(dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTE
             _mm_loadu_si128(src.add(p + 8).cast()),
         )
     };
-    // SAFETY: same CPU requirement as ours.
-    unsafe { unpack_step(set_lanes(lo, hi), 0, raw, last) };
+    // SAFETY: same CPU requirement and output buffer as ours.
+    unsafe { unpack_step::<MAX>(set_lanes(lo, hi), 0, out, last) };
 }
 
 #[inline(always)]
@@ -73,9 +97,9 @@ fn set_lanes(lo: __m128i, hi: __m128i) -> __m256i {
 /// per-field shifts and masks.
 ///
 /// # Safety
-/// The CPU must support AVX2; `c < 512`.
+/// The CPU must support AVX2; `c < 512`; `out` as for [`unpack_to`].
 #[inline(always)]
-unsafe fn unpack_step(x: __m256i, off0: i8, raw: &mut [u8; REGISTERS], c: usize) {
+unsafe fn unpack_step<const MAX: bool>(x: __m256i, off0: i8, out: *mut u8, c: usize) {
     let o1 = 4 - off0;
     let o = off0;
     // SAFETY: the callers are AVX2 functions (target features inherited).
@@ -126,9 +150,14 @@ unsafe fn unpack_step(x: __m256i, off0: i8, raw: &mut [u8; REGISTERS], c: usize)
             ),
             _mm256_set1_epi8(0x3f),
         );
-        let out = raw.as_mut_ptr().add(c * REGS).cast::<__m256i>();
-        // SAFETY (caller): 32c + 32 <= 16384.
-        _mm256_storeu_si256(out, _mm256_max_epu8(regs, _mm256_loadu_si256(out)));
+        let o = out.add(c * REGS).cast::<__m256i>();
+        // SAFETY (caller): 32c + 32 <= 16384; read only when initialised.
+        let v = if MAX {
+            _mm256_max_epu8(regs, _mm256_loadu_si256(o))
+        } else {
+            regs
+        };
+        _mm256_storeu_si256(o, v);
     }
 }
 
@@ -137,7 +166,7 @@ unsafe fn unpack_step(x: __m256i, off0: i8, raw: &mut [u8; REGISTERS], c: usize)
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut [u8; DENSE_BODY]) {
+pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut Uninit<DENSE_BODY>) {
     let six = _mm256_set1_epi8(0x3f);
     let pair = _mm256_set1_epi16(0x4001); // bytes (1, 64): r0 + 64 r1
     let quad = _mm256_set1_epi32(0x1000_0001); // words (1, 4096)
@@ -153,7 +182,7 @@ pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut [u8; DENSE_BODY]) {
         _mm256_shuffle_epi8(w, shuf)
     };
     let last = REGISTERS / REGS - 1;
-    let out = dense.as_mut_ptr();
+    let out = dense.as_mut_ptr().cast::<u8>();
     // Each lane holds 12 result bytes and 4 junk bytes; stored at 24c and
     // 24c + 12 with 16-byte stores, the junk is overwritten by the next
     // store (no cross-lane permute; the high lane goes out with
@@ -202,11 +231,11 @@ pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut [u8; DENSE_BODY]) {
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn histogram_dense(dense: &[u8; DENSE_BODY]) -> [u32; 64] {
-    let mut raw = [0u8; REGISTERS];
+    let mut raw = uninit();
     // SAFETY: same CPU requirement as ours.
-    unsafe { unpack_max(dense, &mut raw) };
-    // SAFETY: same CPU requirement as ours.
-    unsafe { histogram_raw(&raw) }
+    unsafe { unpack(dense, &mut raw) };
+    // SAFETY: unpack wrote every byte; same CPU requirement as ours.
+    unsafe { histogram_raw(assume_init(&mut raw)) }
 }
 
 /// Values counted per pass with byte counters (12 accumulators, the data,

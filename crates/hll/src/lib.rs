@@ -361,9 +361,9 @@ impl Hll {
     #[cold]
     #[inline(never)]
     fn promote(&mut self) {
-        let mut raw = [0u8; REGISTERS];
-        sparse::max_into(&self.bytes, &mut raw);
-        self.promote_with(&raw);
+        let mut raw = kernels::Aligned([0u8; REGISTERS]);
+        sparse::max_into(&self.bytes, &mut raw.0);
+        self.promote_with(&raw.0);
     }
 
     /// Replaces the (sparse) bytes by a dense string with this header and
@@ -437,10 +437,10 @@ impl Hll {
     pub fn merge(&mut self, others: &[&Hll]) {
         // The sparse path below edits the opcodes without the index.
         self.index = None;
-        let mut buf = kernels::uninit();
+        let mut buf = kernels::Aligned(kernels::uninit());
         let inputs = core::iter::once(&*self).chain(others.iter().copied());
         let any_dense = inputs.clone().any(|h| !h.is_sparse());
-        let raw = union_registers(inputs, &mut buf);
+        let raw = union_registers(inputs, &mut buf.0);
         if any_dense {
             if self.is_sparse() {
                 // Registers of `self` are in `raw` already.
@@ -500,8 +500,8 @@ impl Hll {
 /// assert_eq!(hll::count_union(&[&a, &b]), 2);
 /// ```
 pub fn count_union(hlls: &[&Hll]) -> u64 {
-    let mut buf = kernels::uninit();
-    let raw = union_registers(hlls.iter().copied(), &mut buf);
+    let mut buf = kernels::Aligned(kernels::uninit());
+    let raw = union_registers(hlls.iter().copied(), &mut buf.0);
     estimate::estimate(&dispatch::histogram_raw(raw))
 }
 

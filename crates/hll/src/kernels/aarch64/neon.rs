@@ -6,7 +6,7 @@
 //! (`vceqq_u8` + `vsubq_u8`, flushed with `vaddlvq_u8`), values outside the
 //! window counted one by one.
 
-use crate::kernels::{assume_init, uninit, Uninit};
+use crate::kernels::{assume_init, uninit, Aligned, Uninit};
 use crate::{DENSE_BODY, REGISTERS};
 use core::arch::aarch64::*;
 
@@ -106,11 +106,11 @@ pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut Uninit<DENSE_BODY>)
 /// The CPU must support NEON.
 #[target_feature(enable = "neon")]
 pub(crate) unsafe fn histogram_dense(dense: &[u8; DENSE_BODY]) -> [u32; 64] {
-    let mut raw = uninit();
+    let mut raw = Aligned(uninit());
     // SAFETY: same CPU requirement as ours.
-    unsafe { unpack(dense, &mut raw) };
+    unsafe { unpack(dense, &mut raw.0) };
     // SAFETY: unpack wrote every byte; same CPU requirement as ours.
-    unsafe { histogram_raw(assume_init(&mut raw)) }
+    unsafe { histogram_raw(assume_init(&mut raw.0)) }
 }
 
 const WINDOW: usize = 16;

@@ -10,7 +10,7 @@
 //! mean register, `cmpeq` + `sub` per value; bytes outside the window
 //! (rare: the geometric tail) are counted one by one.
 
-use crate::kernels::{assume_init, uninit, Uninit};
+use crate::kernels::{assume_init, uninit, Aligned, Uninit};
 use crate::{DENSE_BODY, REGISTERS};
 use core::arch::x86_64::*;
 
@@ -231,11 +231,11 @@ pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut Uninit<DENSE_BODY>)
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn histogram_dense(dense: &[u8; DENSE_BODY]) -> [u32; 64] {
-    let mut raw = uninit();
+    let mut raw = Aligned(uninit());
     // SAFETY: same CPU requirement as ours.
-    unsafe { unpack(dense, &mut raw) };
+    unsafe { unpack(dense, &mut raw.0) };
     // SAFETY: unpack wrote every byte; same CPU requirement as ours.
-    unsafe { histogram_raw(assume_init(&mut raw)) }
+    unsafe { histogram_raw(assume_init(&mut raw.0)) }
 }
 
 /// Values counted per pass with byte counters (12 accumulators, the data,

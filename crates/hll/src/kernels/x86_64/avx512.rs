@@ -7,7 +7,7 @@
 //! without the accumulator load. Histogram: the AVX-512 unpack feeding the AVX2
 //! byte-counter histogram (faster than an AVX-512 one on Zen 5, measured).
 
-use crate::kernels::{assume_init, uninit, Uninit};
+use crate::kernels::{assume_init, uninit, Aligned, Uninit};
 use crate::{DENSE_BODY, REGISTERS};
 use core::arch::x86_64::*;
 
@@ -139,9 +139,9 @@ pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut Uninit<DENSE_BODY>)
 /// The CPU must support AVX-512 F, BW, VBMI and AVX2.
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
 pub(crate) unsafe fn histogram_dense(dense: &[u8; DENSE_BODY]) -> [u32; 64] {
-    let mut raw = uninit();
+    let mut raw = Aligned(uninit());
     // SAFETY: same CPU requirement as ours.
-    unsafe { unpack(dense, &mut raw) };
+    unsafe { unpack(dense, &mut raw.0) };
     // SAFETY: unpack wrote every byte; AVX2 is part of our requirement.
-    unsafe { super::avx2::histogram_raw(assume_init(&mut raw)) }
+    unsafe { super::avx2::histogram_raw(assume_init(&mut raw.0)) }
 }

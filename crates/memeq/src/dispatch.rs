@@ -9,7 +9,8 @@
 //!   them, e.g. `-C target-cpu=native`), word loads elsewhere. Measured on the mixed
 //!   1..=64 set: every kernel called through its handle (an indirect call,
 //!   the AVX-512 masked compare included) was 1.2-1.5x slower than the
-//!   inlined path, so short keys never go through the pointer.
+//!   inlined path, so short keys never go through the pointer. On x86_64
+//!   65..=128 bytes are inlined too (SSE2, the first and last 64 bytes).
 //! - Longer: the best kernel of [`EQ`] / [`MISMATCH`] the CPU and the
 //!   ceiling (`CPU_DETECT_MAX_LEVEL`) allow, cached by `simd_core::dispatch!`.
 //!
@@ -188,7 +189,8 @@ pub(crate) fn eq(a: &[u8], b: &[u8]) -> bool {
 /// bytes one branch-free pair of masked 32-byte compares, 65..=128 four
 /// 32-byte compares; longer inputs call the kernel's loop directly (no
 /// function-pointer load, no length re-checks). Otherwise up to 64 bytes
-/// take the SSE2 (or compile-time AVX2) inlined path and longer inputs the
+/// take the SSE2 (or compile-time AVX2) inlined path, 65..=128 an inlined
+/// SSE2 compare of the first and last 64 bytes, longer inputs the
 /// dispatcher.
 ///
 /// Measured on Zen 5 (min-of-N, ns per compare; see the README): 1.25-1.35
@@ -200,7 +202,7 @@ pub(crate) fn eq(a: &[u8], b: &[u8]) -> bool {
     not(all(target_feature = "avx512bw", target_feature = "bmi2"))
 ))]
 mod x86 {
-    use crate::kernels::x86_64::avx512;
+    use crate::kernels::x86_64::{avx2, avx512};
     use core::sync::atomic::{AtomicU8, Ordering};
 
     /// Not detected yet.
@@ -210,6 +212,8 @@ mod x86 {
     /// The dispatcher picks the `avx512` kernel (the ceiling allows it and
     /// the CPU has its features: AVX-512F/BW/VL, BMI2).
     const AVX512: u8 = 2;
+    /// The dispatcher picks the `avx2` kernel.
+    const AVX2: u8 = 3;
 
     /// One of the classes above, written once by [`detect`]; every value
     /// ever stored for a run is the same, so relaxed ordering is enough.
@@ -235,9 +239,27 @@ mod x86 {
             }
             return unsafe { avx512::eq_above128(pa, pb, n) };
         }
-        if n <= 64 && class == OTHER {
-            // SAFETY: both slices hold exactly n <= 64 bytes.
+        if n <= 32 && class != UNKNOWN {
+            // SAFETY: both slices hold exactly n <= 32 bytes.
             return unsafe { super::eq_upto64(pa, pb, n) };
+        }
+        if class == AVX2 {
+            // SAFETY (both): the class is AVX2 only if `simd_core::select`
+            // picked the `avx2` candidate, whose test checked AVX2; both
+            // slices hold n bytes.
+            if n <= 128 {
+                return unsafe { avx2::eq_33_128_asm(pa, pb, n) };
+            }
+            return unsafe { avx2::eq_above64(pa, pb, n) };
+        }
+        if n <= 128 && class == OTHER {
+            if n <= 64 {
+                // SAFETY: both slices hold exactly n <= 64 bytes.
+                return unsafe { super::eq_upto64(pa, pb, n) };
+            }
+            // SAFETY: both slices hold exactly n bytes, 64 < n <= 128;
+            // SSE2 is baseline on x86_64.
+            return unsafe { crate::kernels::x86_64::sse2::eq_65_128(pa, pb, n) };
         }
         slow(a, b)
     }
@@ -255,10 +277,10 @@ mod x86 {
 
     #[cold]
     fn detect() {
-        let class = if simd_core::select(super::EQ).name() == "avx512" {
-            AVX512
-        } else {
-            OTHER
+        let class = match simd_core::select(super::EQ).name() {
+            "avx512" => AVX512,
+            "avx2" => AVX2,
+            _ => OTHER,
         };
         CLASS.store(class, Ordering::Relaxed);
     }

@@ -189,7 +189,7 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                 }),
             );
         }
-        for cpu in ["Nehalem", "core2duo"] {
+        for cpu in ["Haswell", "Nehalem", "core2duo"] {
             add(
                 &format!("qemu-x86_64-{}", cpu.to_lowercase()),
                 &format!("tests under qemu-x86_64 -cpu {cpu} (real detection, no ceiling)"),

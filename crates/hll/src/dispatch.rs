@@ -164,15 +164,17 @@ impl Kernel {
     /// `raw[i] = register i of the dense body` (the first dense input of a
     /// union: no zeroed accumulator needed).
     pub fn unpack(&self, dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTERS]) {
-        // SAFETY: the handle exists only if the CPU supports this kernel;
-        // it writes initialised bytes only.
+        // SAFETY: the handle exists only if the CPU supports this kernel,
+        // and the kernel writes initialised bytes only (as_uninit's
+        // condition).
         unsafe { (self.unpack.func())(dense, crate::kernels::as_uninit(raw)) }
     }
 
     /// Packs raw registers (values `0..=63`) into a dense body.
     pub fn pack(&self, raw: &[u8; REGISTERS], dense: &mut [u8; DENSE_BODY]) {
-        // SAFETY: the handle exists only if the CPU supports this kernel;
-        // it writes initialised bytes only.
+        // SAFETY: the handle exists only if the CPU supports this kernel,
+        // and the kernel writes initialised bytes only (as_uninit's
+        // condition).
         unsafe { (self.pack.func())(raw, crate::kernels::as_uninit(dense)) }
     }
 

@@ -446,7 +446,8 @@ impl Hll {
                 // Registers of `self` are in `raw` already.
                 self.promote_with(raw);
             } else {
-                let body = kernels::as_uninit(dense::body_mut(&mut self.bytes));
+                // SAFETY: pack writes initialised bytes only.
+                let body = unsafe { kernels::as_uninit(dense::body_mut(&mut self.bytes)) };
                 dispatch::pack(raw, body);
             }
         } else {

@@ -37,11 +37,15 @@ pub(crate) unsafe fn assume_init<const N: usize>(buf: &mut Uninit<N>) -> &mut [u
     unsafe { &mut *buf.as_mut_ptr().cast::<[u8; N]>() }
 }
 
-/// An initialised buffer seen as an output buffer (writes through it store
-/// initialised bytes only, so it stays initialised).
+/// An initialised buffer seen as an output buffer, for a kernel to write.
+///
+/// # Safety
+/// Only initialised bytes may be written through the result (the kernels
+/// write nothing else): writing `MaybeUninit::uninit()` would leave `buf`
+/// holding uninitialised bytes, which safe code could then read.
 #[inline(always)]
-pub(crate) fn as_uninit<const N: usize>(buf: &mut [u8; N]) -> &mut Uninit<N> {
-    // SAFETY: same layout; every kernel writes initialised bytes only, and
-    // nothing writes MaybeUninit::uninit() through an output buffer.
+pub(crate) unsafe fn as_uninit<const N: usize>(buf: &mut [u8; N]) -> &mut Uninit<N> {
+    // SAFETY: MaybeUninit<u8> has u8's layout; the caller writes only
+    // initialised bytes through it, so `buf` stays initialised.
     unsafe { &mut *buf.as_mut_ptr().cast::<Uninit<N>>() }
 }

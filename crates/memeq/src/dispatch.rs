@@ -10,7 +10,9 @@
 //!   1..=64 set: every kernel called through its handle (an indirect call,
 //!   the AVX-512 masked compare included) was 1.2-1.5x slower than the
 //!   inlined path, so short keys never go through the pointer. On x86_64
-//!   65..=128 bytes are inlined too (SSE2, the first and last 64 bytes).
+//!   65..=128 bytes are inlined too (SSE2, the first and last 64 bytes),
+//!   and where the `avx2` kernel is picked 33..=128 bytes run its inline
+//!   assembly and longer inputs call its loop directly (see [`x86`]).
 //! - Longer: the best kernel of [`EQ`] / [`MISMATCH`] the CPU and the
 //!   ceiling (`CPU_DETECT_MAX_LEVEL`) allow, cached by `simd_core::dispatch!`.
 //!
@@ -188,10 +190,12 @@ pub(crate) fn eq(a: &[u8], b: &[u8]) -> bool {
 /// inline (inline assembly, so they inline into baseline code): up to 64
 /// bytes one branch-free pair of masked 32-byte compares, 65..=128 four
 /// 32-byte compares; longer inputs call the kernel's loop directly (no
-/// function-pointer load, no length re-checks). Otherwise up to 64 bytes
-/// take the SSE2 (or compile-time AVX2) inlined path, 65..=128 an inlined
-/// SSE2 compare of the first and last 64 bytes, longer inputs the
-/// dispatcher.
+/// function-pointer load, no length re-checks). Where it picks the `avx2`
+/// kernel: up to 32 bytes the SSE2 path, 33..=128 the AVX2 kernel's inline
+/// assembly (overlapping 32-byte compares, `vzeroupper`), longer inputs its
+/// loop directly. Otherwise up to 64 bytes take the SSE2 (or compile-time
+/// AVX2) inlined path, 65..=128 an inlined SSE2 compare of the first and
+/// last 64 bytes, longer inputs the dispatcher.
 ///
 /// Measured on Zen 5 (min-of-N, ns per compare; see the README): 1.25-1.35
 /// at 1..=64 B and 1.75-1.85 at 65..=128 B, vs 1.45-1.8 and 1.95-2.15 for

@@ -611,11 +611,16 @@ fn machine_header() -> String {
     let cap = cpu_detect::ceiling()
         .map(|c| c.to_string())
         .unwrap_or_else(|| "none".into());
+    // A bundled run (`cargo xtask bundle --bench`) has no rustc to ask.
+    let rustc = match rustc.trim() {
+        "" => "rustc: not installed here (bundled executables)".to_string(),
+        r => r.to_string(),
+    };
     format!(
         "- CPU: {cpu} ({cores} cores visible)\n- detected level: {} (ceiling: {cap}; dispatch uses {})\n- {}\n- commit: {}\n",
         cpu_detect::detected_level(),
         cpu_detect::max_level(),
-        rustc.trim(),
+        rustc,
         git_commit()
     )
 }

@@ -85,17 +85,13 @@ pub(crate) unsafe fn eq_upto64(a: *const u8, b: *const u8, n: usize) -> bool {
 #[inline(always)]
 pub(crate) unsafe fn eq_33_128_asm(a: *const u8, b: *const u8, n: usize) -> bool {
     debug_assert!(32 < n && n <= 128);
-    let equal: u8;
-    if n <= 64 {
-        // SAFETY: AVX2 by contract; 0..32 and n-32..n lie in 0..n as
-        // n > 32; the clobbered registers are declared.
-        unsafe {
+    // The compare instructions (ending with the AND of all blocks in
+    // ymm0), then the shared test, `vzeroupper`, operands and clobbers.
+    macro_rules! compare {
+        ($($insn:literal),+ $(,)?) => {{
+            let equal: u8;
             core::arch::asm!(
-                "vmovdqu ymm0, [{a}]",
-                "vmovdqu ymm1, [{a} + {n} - 32]",
-                "vpcmpeqb ymm0, ymm0, [{b}]",
-                "vpcmpeqb ymm1, ymm1, [{b} + {n} - 32]",
-                "vpand ymm0, ymm0, ymm1",
+                $($insn,)+
                 "vpmovmskb {m:e}, ymm0",
                 "vzeroupper",
                 "cmp {m:e}, -1",
@@ -111,12 +107,26 @@ pub(crate) unsafe fn eq_33_128_asm(a: *const u8, b: *const u8, n: usize) -> bool
                 out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
                 options(pure, readonly, nostack),
             );
+            equal
+        }};
+    }
+    let equal = if n <= 64 {
+        // SAFETY: AVX2 by contract; 0..32 and n-32..n lie in 0..n as
+        // n > 32; the clobbered registers are declared.
+        unsafe {
+            compare!(
+                "vmovdqu ymm0, [{a}]",
+                "vmovdqu ymm1, [{a} + {n} - 32]",
+                "vpcmpeqb ymm0, ymm0, [{b}]",
+                "vpcmpeqb ymm1, ymm1, [{b} + {n} - 32]",
+                "vpand ymm0, ymm0, ymm1",
+            )
         }
     } else {
         // SAFETY: AVX2 by contract; 0..64 and n-64..n lie in 0..n as
         // n > 64; the clobbered registers are declared.
         unsafe {
-            core::arch::asm!(
+            compare!(
                 "vmovdqu ymm0, [{a}]",
                 "vmovdqu ymm1, [{a} + 32]",
                 "vmovdqu ymm2, [{a} + {n} - 64]",
@@ -128,23 +138,9 @@ pub(crate) unsafe fn eq_33_128_asm(a: *const u8, b: *const u8, n: usize) -> bool
                 "vpand ymm0, ymm0, ymm1",
                 "vpand ymm2, ymm2, ymm3",
                 "vpand ymm0, ymm0, ymm2",
-                "vpmovmskb {m:e}, ymm0",
-                "vzeroupper",
-                "cmp {m:e}, -1",
-                "sete {r}",
-                a = in(reg) a,
-                b = in(reg) b,
-                n = in(reg) n,
-                m = out(reg) _,
-                r = out(reg_byte) equal,
-                out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-                out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-                out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
-                out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
-                options(pure, readonly, nostack),
-            );
+            )
         }
-    }
+    };
     equal != 0
 }
 

@@ -53,11 +53,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let root = root();
     let target = "x86_64-unknown-linux-gnu";
     let build_dir = root.join("target/bundle-build");
-    let mut cmd = Command::new(cargo());
-    cmd.current_dir(&root)
-        .env("RUSTFLAGS", RUSTFLAGS)
-        .env("CARGO_TARGET_DIR", &build_dir)
-        .args([
+    let artifacts = static_artifacts(
+        &root,
+        &build_dir,
+        target,
+        &[
             "test",
             "--workspace",
             "--exclude",
@@ -67,22 +67,12 @@ pub fn main(args: &[String]) -> Result<(), String> {
             "--lib",
             "--tests",
             "--no-run",
-            "--message-format=json-render-diagnostics",
-            "--target",
-            target,
-        ])
-        .stdout(Stdio::piped());
-    eprintln!("$ {}", util::describe(&cmd));
-    let out = cmd.output().map_err(|e| format!("cargo: {e}"))?;
-    if !out.status.success() {
-        return Err("building the test executables failed".into());
-    }
+        ],
+        "the test executables",
+    )?;
     let mut exes = Vec::new();
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
-            continue;
-        };
-        if v["reason"] == "compiler-artifact" && v["profile"]["test"] == true {
+    for v in &artifacts {
+        if v["profile"]["test"] == true {
             if let Some(exe) = v["executable"].as_str() {
                 // <package>-<target>: e.g. hll-golden, bitcount-lib.
                 let package = v["manifest_path"]
@@ -106,24 +96,13 @@ pub fn main(args: &[String]) -> Result<(), String> {
         }
     }
     // The report example, static too.
-    let mut report = Command::new(cargo());
-    report
-        .current_dir(&root)
-        .env("RUSTFLAGS", RUSTFLAGS)
-        .env("CARGO_TARGET_DIR", &build_dir)
-        .args([
-            "build",
-            "--release",
-            "-p",
-            "cpu-detect",
-            "--example",
-            "report",
-            "--target",
-            target,
-        ]);
-    if !util::run_visible(&mut report) {
-        return Err("building the cpu-detect report failed".into());
-    }
+    static_build(
+        &root,
+        &build_dir,
+        target,
+        &["-p", "cpu-detect", "--example", "report"],
+        "the cpu-detect report",
+    )?;
     let report_exe = build_dir.join(target).join("release/examples/report");
 
     let bin = dir.join("bin");
@@ -151,6 +130,60 @@ pub fn main(args: &[String]) -> Result<(), String> {
         dir.display()
     );
     println!("run there: sh {}/run.sh", dir.display());
+    Ok(())
+}
+
+/// `cargo ARGS --message-format=json-render-diagnostics --target TARGET`,
+/// statically linked into `build_dir`: its `compiler-artifact` messages.
+fn static_artifacts(
+    root: &Path,
+    build_dir: &Path,
+    target: &str,
+    args: &[&str],
+    what: &str,
+) -> Result<Vec<serde_json::Value>, String> {
+    let mut cmd = Command::new(cargo());
+    cmd.current_dir(root)
+        .env("RUSTFLAGS", RUSTFLAGS)
+        .env("CARGO_TARGET_DIR", build_dir)
+        .args(args)
+        .args([
+            "--message-format=json-render-diagnostics",
+            "--target",
+            target,
+        ])
+        .stdout(Stdio::piped());
+    eprintln!("$ {}", util::describe(&cmd));
+    let out = cmd.output().map_err(|e| format!("cargo: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("building {what} failed"));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|v| v["reason"] == "compiler-artifact")
+        .collect())
+}
+
+/// `cargo build --release ARGS --target TARGET`, statically linked into
+/// `build_dir`, its output shown.
+fn static_build(
+    root: &Path,
+    build_dir: &Path,
+    target: &str,
+    args: &[&str],
+    what: &str,
+) -> Result<(), String> {
+    let mut cmd = Command::new(cargo());
+    cmd.current_dir(root)
+        .env("RUSTFLAGS", RUSTFLAGS)
+        .env("CARGO_TARGET_DIR", build_dir)
+        .args(["build", "--release"])
+        .args(args)
+        .args(["--target", target]);
+    if !util::run_visible(&mut cmd) {
+        return Err(format!("building {what} failed"));
+    }
     Ok(())
 }
 
@@ -212,33 +245,18 @@ fn run_script(names: &[String]) -> String {
 /// `--bench`: the criterion executables, a static xtask, the servers and
 /// bench.sh, so `cargo xtask bench --compare` runs where there is no cargo.
 fn bundle_bench(root: &Path, build_dir: &Path, target: &str, dir: &Path) -> Result<(), String> {
-    let mut cmd = Command::new(cargo());
-    cmd.current_dir(root)
-        .env("RUSTFLAGS", RUSTFLAGS)
-        .env("CARGO_TARGET_DIR", build_dir)
-        .args([
-            "bench",
-            "-p",
-            "benches",
-            "--no-run",
-            "--message-format=json-render-diagnostics",
-            "--target",
-            target,
-        ])
-        .stdout(Stdio::piped());
-    eprintln!("$ {}", util::describe(&cmd));
-    let out = cmd.output().map_err(|e| format!("cargo: {e}"))?;
-    if !out.status.success() {
-        return Err("building the bench executables failed".into());
-    }
+    let artifacts = static_artifacts(
+        root,
+        build_dir,
+        target,
+        &["bench", "-p", "benches", "--no-run"],
+        "the bench executables",
+    )?;
     let bench_dir = dir.join("bench");
     std::fs::create_dir_all(&bench_dir).map_err(|e| e.to_string())?;
     let mut n = 0;
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
-            continue;
-        };
-        if v["reason"] != "compiler-artifact" || v["target"]["kind"][0] != "bench" {
+    for v in &artifacts {
+        if v["target"]["kind"][0] != "bench" {
             continue;
         }
         if let (Some(exe), Some(name)) = (v["executable"].as_str(), v["target"]["name"].as_str()) {
@@ -246,15 +264,7 @@ fn bundle_bench(root: &Path, build_dir: &Path, target: &str, dir: &Path) -> Resu
             n += 1;
         }
     }
-    let mut xtask = Command::new(cargo());
-    xtask
-        .current_dir(root)
-        .env("RUSTFLAGS", RUSTFLAGS)
-        .env("CARGO_TARGET_DIR", build_dir)
-        .args(["build", "--release", "-p", "xtask", "--target", target]);
-    if !util::run_visible(&mut xtask) {
-        return Err("building xtask failed".into());
-    }
+    static_build(root, build_dir, target, &["-p", "xtask"], "xtask")?;
     copy(
         &build_dir.join(target).join("release/xtask"),
         &dir.join("xtask"),

@@ -514,9 +514,9 @@ fn union_registers<'a, 'h>(
     hlls: impl Iterator<Item = &'h Hll> + Clone,
     buf: &'a mut kernels::Uninit<REGISTERS>,
 ) -> &'a mut [u8; REGISTERS] {
-    let seed = hlls.clone().position(|h| !h.is_sparse());
-    let raw = match seed.and_then(|i| hlls.clone().nth(i)) {
-        Some(h) => {
+    let seed = hlls.clone().enumerate().find(|(_, h)| !h.is_sparse());
+    let raw = match seed {
+        Some((_, h)) => {
             dispatch::unpack(dense::body(&h.bytes), buf);
             // SAFETY: unpack wrote every byte of buf.
             unsafe { kernels::assume_init(buf) }
@@ -527,6 +527,7 @@ fn union_registers<'a, 'h>(
             unsafe { kernels::assume_init(buf) }
         }
     };
+    let seed = seed.map(|(i, _)| i);
     for (i, h) in hlls.enumerate() {
         if Some(i) != seed {
             h.max_into(raw);

@@ -301,11 +301,17 @@ mod x86 {
 
     /// The inlined count of at most 64 bytes.
     ///
-    /// From 8 bytes: pairs of words from the front while more than 16
-    /// bytes remain (at most three, one predictable branch each), one more
-    /// word if more than 8 remain, then the last word of the slice, whose
-    /// first bytes (already counted) are shifted out. No byte loop; the
-    /// full words are counted by POPCNT straight from memory. Measured
+    /// 9..=16 bytes first, straight-line: the first word plus the last one
+    /// with the bytes both hold shifted out (as laid out by LLVM, the
+    /// 16-byte count then takes no taken branch besides the caller's;
+    /// criterion at 16 B: 0.89-0.92 ns when it went through the general
+    /// path below, 0.73-0.75 ns now; min-of-N on random 1..=64-byte
+    /// lengths 1.80 -> 1.59 ns). Up to 8 bytes: at most two overlapping
+    /// loads. From 17 bytes: pairs of words from the front while more than
+    /// 16 bytes remain (at most three, one predictable branch each), one
+    /// more word if more than 8 remain, then the last word of the slice,
+    /// whose first bytes (already counted) are shifted out. No byte loop;
+    /// the full words are counted by POPCNT straight from memory. Measured
     /// faster than a `u128` last pair (its variable shift is ~8
     /// instructions), than a word loop, than a `match` on the word count
     /// (a jump table: as fast at one fixed length, 2.3x slower on random
@@ -322,24 +328,26 @@ mod x86 {
         debug_assert!(len <= 64);
         let p = bytes.as_ptr();
         // SAFETY (every block below): the CPU has POPCNT (the caller's
-        // condition), and each memory operand lies inside the slice: a pair
-        // at OFF is read only when len > OFF + 16, the word at `at` only
-        // when at + 8 < len.
+        // condition), and each memory operand lies inside the slice: the
+        // first word only when len > 8, a pair at OFF only when
+        // len > OFF + 16, the word at `at` only when at + 8 < len.
         unsafe {
-            if len < 8 {
+            if len <= 16 {
+                if len > 8 {
+                    // The last word overlaps the first by 16 - len bytes
+                    // (0..=7), its lowest in little-endian order.
+                    return word_at(p, 0) + popcnt(u64_le(bytes, len - 8) >> (8 * (16 - len)));
+                }
                 return popcnt(tail_u64_le(bytes));
             }
-            let (mut n, mut at) = (0, 0);
-            if len > 16 {
-                n = pair::<0>(p);
-                at = 16;
-                if len > 32 {
-                    n += pair::<16>(p);
-                    at = 32;
-                    if len > 48 {
-                        n += pair::<32>(p);
-                        at = 48;
-                    }
+            let mut n = pair::<0>(p);
+            let mut at = 16;
+            if len > 32 {
+                n += pair::<16>(p);
+                at = 32;
+                if len > 48 {
+                    n += pair::<32>(p);
+                    at = 48;
                 }
             }
             // 1..=16 bytes remain from `at` (a multiple of 8).

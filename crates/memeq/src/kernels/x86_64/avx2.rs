@@ -173,6 +173,16 @@ pub(crate) unsafe fn eq(a: &[u8], b: &[u8]) -> bool {
 pub(crate) unsafe fn eq_above64(a: *const u8, b: *const u8, n: usize) -> bool {
     debug_assert!(n > 64);
     let mut i = 0;
+    if n > 256 {
+        // Align the loads from `a` to 32 bytes (split loads halve the load
+        // throughput): check the first block, then start where `a + i` is
+        // aligned (1..=32 bytes in, overlapping the checked block).
+        // SAFETY: n > 32; AVX2 is enabled here.
+        if unsafe { mask(eq32(a, b, 0)) } != u32::MAX {
+            return false;
+        }
+        i = 32 - (a as usize & 31);
+    }
     while i + 128 < n {
         // SAFETY: i + 128 < n; AVX2 is enabled here.
         if unsafe { all4(a, b, [i, i + 32, i + 64, i + 96]) } != u32::MAX {

@@ -163,6 +163,20 @@ pub(crate) unsafe fn eq(a: &[u8], b: &[u8]) -> bool {
     unsafe { eq_above64(pa, pb, n) }
 }
 
+/// Inputs longer than this align their loop's loads from `a` (criterion,
+/// Zen 5 capped at avx2, 1 KB: `eq` 12.1 -> 8.8 ns, `cmp` with the
+/// difference in the last byte 11.7 -> 9.5 ns).
+const ALIGN_ABOVE: usize = 256;
+
+/// Where the 128-byte loops start once the first 32 bytes are checked: the
+/// first offset (1..=32) at which `a` is 32-byte aligned, so no load from
+/// `a` splits a cache line (split loads halve the load throughput). The
+/// bytes it skips back over are the checked block's.
+#[inline(always)]
+fn aligned_start(a: *const u8) -> usize {
+    32 - (a as usize & 31)
+}
+
 /// Equality of `n > 64` bytes at `a` and `b`: 128 bytes per loop branch,
 /// the rest as four clamped blocks.
 ///
@@ -173,15 +187,12 @@ pub(crate) unsafe fn eq(a: &[u8], b: &[u8]) -> bool {
 pub(crate) unsafe fn eq_above64(a: *const u8, b: *const u8, n: usize) -> bool {
     debug_assert!(n > 64);
     let mut i = 0;
-    if n > 256 {
-        // Align the loads from `a` to 32 bytes (split loads halve the load
-        // throughput): check the first block, then start where `a + i` is
-        // aligned (1..=32 bytes in, overlapping the checked block).
+    if n > ALIGN_ABOVE {
         // SAFETY: n > 32; AVX2 is enabled here.
         if unsafe { mask(eq32(a, b, 0)) } != u32::MAX {
             return false;
         }
-        i = 32 - (a as usize & 31);
+        i = aligned_start(a);
     }
     while i + 128 < n {
         // SAFETY: i + 128 < n; AVX2 is enabled here.
@@ -218,6 +229,14 @@ pub(crate) unsafe fn mismatch(a: &[u8], b: &[u8]) -> usize {
         None
     };
     let mut i = 0;
+    if n > ALIGN_ABOVE {
+        // SAFETY: n > 32; AVX2 is enabled here.
+        let ne = !unsafe { mask(eq32(pa, pb, 0)) };
+        if ne != 0 {
+            return ne.trailing_zeros() as usize;
+        }
+        i = aligned_start(pa);
+    }
     while i + 128 < n {
         let o = [i, i + 32, i + 64, i + 96];
         // SAFETY: i + 128 < n; AVX2 is enabled here.

@@ -63,11 +63,26 @@ unsafe fn unpack_to<const MAX: bool>(dense: &[u8; DENSE_BODY], out: *mut u8) {
     };
     // SAFETY: same CPU requirement and output buffer as ours.
     unsafe { unpack_step::<MAX>(set_lanes(lo, hi), 0, out, 0) };
-    for c in 1..last {
-        // SAFETY: 24c - 4 >= 0 and 24c + 28 <= 24 * 510 + 28 <= 12288.
+    let step = |c: usize| {
+        // SAFETY: 1 <= c < last: 24c - 4 >= 0 and 24c + 28 <= 24 * 510 + 28
+        // <= 12288.
         let x = unsafe { _mm256_loadu_si256(src.add(c * BYTES - 4).cast()) };
         // SAFETY: same CPU requirement and output buffer as ours.
         unsafe { unpack_step::<MAX>(x, 4, out, c) };
+    };
+    // Eight steps per loop iteration (criterion on Zen 5, unpack_max:
+    // 268-272 ns with one, 253 with four, 242-248 with eight, 268-280 with
+    // sixteen).
+    let mut c = 1;
+    while c + 8 <= last {
+        for k in 0..8 {
+            step(c + k);
+        }
+        c += 8;
+    }
+    while c < last {
+        step(c);
+        c += 1;
     }
     let p = last * BYTES;
     // SAFETY: p + 8 + 16 = 12288.

@@ -129,9 +129,10 @@ const SIDE_MAX: usize = 64 << 20;
 /// optimizer does: written as `count_ones` on unchecked loads, LLVM turned
 /// the side stream back into vector table lookups (16 KB 166 -> 218 ns),
 /// onto the very pipes it is meant to spare (with bounds-checked loads it
-/// did not, but that is luck). Zeroing the destination first (for the
-/// false dependency of older Intel cores) cost 5-10% on Zen 5: not done;
-/// the four sums keep the chains short anyway.
+/// did not, but that is luck). On Intel cores before Cannon Lake POPCNT
+/// also waits for the last write of its destination register (a false
+/// dependency); zeroing it first cost 5-10% on Zen 5, so it is not done,
+/// and what the false dependency costs there is not measured.
 ///
 /// # Safety
 /// 8 bytes at `p` must be readable; the CPU must support POPCNT.

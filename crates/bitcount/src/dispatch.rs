@@ -189,7 +189,7 @@ pub(crate) fn count(bytes: &[u8]) -> u64 {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{count_dispatched, scalar};
-    use crate::kernels::x86_64::{avx2, avx512};
+    use crate::kernels::x86_64::{avx2, avx512, popcnt_word_at};
     use core::sync::atomic::{AtomicU8, Ordering};
 
     /// Not detected yet.
@@ -349,7 +349,8 @@ mod x86 {
                 if len > 8 {
                     // The last word overlaps the first by 16 - len bytes
                     // (0..=7), its lowest in little-endian order.
-                    return word_at(p, 0) + popcnt(u64_le(bytes, len - 8) >> (8 * (16 - len)));
+                    return popcnt_word_at(p, 0)
+                        + popcnt(u64_le(bytes, len - 8) >> (8 * (16 - len)));
                 }
                 return popcnt(tail_u64_le(bytes));
             }
@@ -365,7 +366,7 @@ mod x86 {
             }
             // 1..=16 bytes remain from `at` (a multiple of 8).
             if at + 8 < len {
-                n += word_at(p, at);
+                n += popcnt_word_at(p, at);
             }
             // The last word overlaps the counted bytes by (-len mod 8)
             // bytes, the lowest in little-endian order: shift them out
@@ -423,27 +424,6 @@ mod x86 {
             )
         };
         a + b
-    }
-
-    /// POPCNT of the little-endian word at `p + at`, read by POPCNT.
-    ///
-    /// # Safety
-    /// The CPU must support POPCNT; the 8 bytes at `p + at` are readable.
-    #[inline(always)]
-    unsafe fn word_at(p: *const u8, at: usize) -> u64 {
-        let n: u64;
-        // SAFETY: forwarded from the caller; the instruction only reads
-        // those 8 bytes.
-        unsafe {
-            core::arch::asm!(
-                "popcnt {n}, qword ptr [{p} + {at}]",
-                p = in(reg) p,
-                at = in(reg) at,
-                n = lateout(reg) n,
-                options(pure, readonly, nostack)
-            )
-        };
-        n
     }
 }
 

@@ -22,6 +22,7 @@
 use core::arch::x86_64::*;
 
 use crate::kernels::scalar;
+use crate::kernels::x86_64::popcnt_word_at;
 use crate::kernels::{PREFETCH_AHEAD, PREFETCH_MIN};
 use simd_core::load::{tail_u64_le, u64_le};
 
@@ -116,7 +117,9 @@ const VECTOR_BLOCK: usize = 512;
 /// 2.61 us and 12.5 MB from 160-170 to 136-146 us; 64 and 96 bytes gained
 /// less, 192 no more, 256 lost at 256 KB. On Intel cores POPCNT issues on
 /// port 1, one of the three vector ALU ports, so the gain there would be
-/// smaller (not measured).
+/// smaller (not measured); before Cannon Lake POPCNT there also waits for
+/// the last write of its destination register (a false dependency), and
+/// zeroing it first cost 5-10% on Zen 5, so it is not done.
 const SIDE_BLOCK: usize = 128;
 
 /// From this size on the scalar side stream is left out: at 125 MB (far
@@ -124,32 +127,6 @@ const SIDE_BLOCK: usize = 128;
 /// (2.96-3.16 ms against 2.89-2.95, interleaved min-of-N runs), while at
 /// 40 MB it was level.
 const SIDE_MAX: usize = 64 << 20;
-
-/// POPCNT of the 8 bytes at `p`, as a scalar instruction whatever the
-/// optimizer does: written as `count_ones` on unchecked loads, LLVM turned
-/// the side stream back into vector table lookups (16 KB 166 -> 218 ns),
-/// onto the very pipes it is meant to spare (with bounds-checked loads it
-/// did not, but that is luck). On Intel cores before Cannon Lake POPCNT
-/// also waits for the last write of its destination register (a false
-/// dependency); zeroing it first cost 5-10% on Zen 5, so it is not done,
-/// and what the false dependency costs there is not measured.
-///
-/// # Safety
-/// 8 bytes at `p` must be readable; the CPU must support POPCNT.
-#[inline(always)]
-unsafe fn popcnt_at(p: *const u8) -> u64 {
-    let n: u64;
-    // SAFETY: the caller's contract; reads 8 bytes at p, no stack.
-    unsafe {
-        core::arch::asm!(
-            "popcnt {n}, qword ptr [{p}]",
-            p = in(reg) p,
-            n = out(reg) n,
-            options(pure, readonly, nostack),
-        );
-    }
-    n
-}
 
 /// Harley-Seal over the whole blocks of [`VECTOR_BLOCK`] + `SIDE` bytes of
 /// `bytes` (the last `SIDE` of each counted with POPCNT); returns the
@@ -203,7 +180,7 @@ unsafe fn harley_seal<const SIDE: usize>(bytes: &[u8]) -> (__m256i, usize) {
             for (s, k) in side.iter_mut().zip(0..4) {
                 // SAFETY: w + 8k + 8 <= at + block <= len; POPCNT by
                 // contract.
-                *s += unsafe { popcnt_at(bytes.as_ptr().add(w + 8 * k)) };
+                *s += unsafe { popcnt_word_at(bytes.as_ptr(), w + 8 * k) };
             }
         }
         at += block;

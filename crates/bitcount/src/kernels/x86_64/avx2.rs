@@ -11,9 +11,9 @@
 //! carry-save adders (5 bitwise operations per pair) so that only one vector
 //! per 16, the "sixteens", needs the table popcount; the partial sums
 //! (ones, twos, fours, eights) are counted once at the end. That loop is
-//! bound by the vector ALUs, so each 512-byte block is followed by 128
-//! bytes counted with scalar POPCNT, which runs on the integer pipes
-//! alongside.
+//! bound by the vector ALUs, so each 512-byte block comes with 192 bytes
+//! counted with scalar POPCNT (in two halves, one in the middle of the
+//! vector work), which runs on the integer pipes alongside.
 //!
 //! Tails never read past the slice: the last partial vector is an
 //! overlapping load of the slice's final 32 bytes with the already-counted
@@ -22,7 +22,7 @@
 use core::arch::x86_64::*;
 
 use crate::kernels::scalar;
-use crate::kernels::x86_64::popcnt_word_at;
+use crate::kernels::x86_64::popcnt_4_words;
 use crate::kernels::{PREFETCH_AHEAD, PREFETCH_MIN};
 use simd_core::load::{tail_u64_le, u64_le};
 
@@ -109,18 +109,22 @@ fn hsum(v: __m256i) -> u64 {
 /// Bytes per Harley-Seal step through the carry-save adders (16 vectors).
 const VECTOR_BLOCK: usize = 512;
 
-/// Bytes counted with scalar POPCNT after each [`VECTOR_BLOCK`] (below
-/// [`SIDE_MAX`]). The Harley-Seal loop keeps the vector ALUs busy (~83
-/// operations per 512 bytes) while the integer pipes idle; on Zen 5 capped
-/// at avx2 (min-of-N), 128 bytes of POPCNT per block took 4 KB from 52 to
-/// 45 ns, 16 KB from 199 to 164 ns (82 -> 100 GB/s), 256 KB from 3.15 to
-/// 2.61 us and 12.5 MB from 160-170 to 136-146 us; 64 and 96 bytes gained
-/// less, 192 no more, 256 lost at 256 KB. On Intel cores POPCNT issues on
-/// port 1, one of the three vector ALU ports, so the gain there would be
-/// smaller (not measured); before Cannon Lake POPCNT there also waits for
-/// the last write of its destination register (a false dependency), and
-/// zeroing it first cost 5-10% on Zen 5, so it is not done.
-const SIDE_BLOCK: usize = 128;
+/// Bytes counted with scalar POPCNT per [`VECTOR_BLOCK`] (below
+/// [`SIDE_MAX`]), half after the first eight vectors and half after the
+/// last. The Harley-Seal loop keeps the vector ALUs busy (~83 operations
+/// per 512 bytes) while the integer pipes idle. On Zen 5 capped at avx2
+/// (min-of-N): 128 bytes per block after the vectors took 16 KB from 199
+/// to 164 ns and 12.5 MB from 160-170 to 136-146 us (64 and 96 gained less;
+/// 160-256 no more while each word's address took its own `lea`); with
+/// [`popcnt_4_words`] (no `lea`), 192 bytes 16 KB 164 -> 152-156 ns, 256 KB
+/// 2.75 -> 2.46-2.54 us, 12.5 MB 124-132 us; split in two halves 150 ns,
+/// 2.40-2.43 us and 118-125 us (224 and 256 bytes, split or not, were
+/// slower at 256 KB). On Intel cores POPCNT issues on port 1, one of the
+/// three vector ALU ports, so the gain there would be smaller (not
+/// measured); before Cannon Lake POPCNT there also waits for the last write
+/// of its destination register (a false dependency), and zeroing it first
+/// cost 5-10% on Zen 5, so it is not done.
+const SIDE_BLOCK: usize = 192;
 
 /// From this size on the scalar side stream is left out: at 125 MB (far
 /// past the 32 MB L3, bound by memory) it made the count 2-8% slower
@@ -129,7 +133,8 @@ const SIDE_BLOCK: usize = 128;
 const SIDE_MAX: usize = 64 << 20;
 
 /// Harley-Seal over the whole blocks of [`VECTOR_BLOCK`] + `SIDE` bytes of
-/// `bytes` (the last `SIDE` of each counted with POPCNT); returns the
+/// `bytes` (the last `SIDE` of each counted with POPCNT, interleaved with
+/// the vector work in two halves); returns the
 /// per-lane counts and the number of bytes consumed.
 ///
 /// # Safety
@@ -137,7 +142,20 @@ const SIDE_MAX: usize = 64 << 20;
 #[target_feature(enable = "avx2,popcnt")]
 #[inline]
 unsafe fn harley_seal<const SIDE: usize>(bytes: &[u8]) -> (__m256i, usize) {
+    const { assert!(SIDE.is_multiple_of(64)) };
     let block = VECTOR_BLOCK + SIDE;
+    // POPCNT of the `len` bytes at `from` (a multiple of 32) into the four
+    // sums.
+    let count_side = |side: &mut [u64; 4], from: usize, len: usize| {
+        for w in (from..from + len).step_by(32) {
+            // SAFETY: from + len <= at + block <= bytes.len() at every call
+            // below; POPCNT by contract.
+            let n = unsafe { popcnt_4_words(bytes.as_ptr().add(w)) };
+            for (s, n) in side.iter_mut().zip(n) {
+                *s += n;
+            }
+        }
+    };
     // Four independent scalar sums (no chain through one register).
     let mut side = [0u64; 4];
     let zero = _mm256_setzero_si256();
@@ -166,6 +184,7 @@ unsafe fn harley_seal<const SIDE: usize>(bytes: &[u8]) -> (__m256i, usize) {
         let (twos_b, o) = csa(o, v(6), v(7));
         let (fours_b, t) = csa(t, twos_a, twos_b);
         let (eights_a, f) = csa(fours, fours_a, fours_b);
+        count_side(&mut side, at + VECTOR_BLOCK, SIDE / 2);
         let (twos_a, o) = csa(o, v(8), v(9));
         let (twos_b, o) = csa(o, v(10), v(11));
         let (fours_a, t) = csa(t, twos_a, twos_b);
@@ -176,13 +195,7 @@ unsafe fn harley_seal<const SIDE: usize>(bytes: &[u8]) -> (__m256i, usize) {
         let (sixteens, e) = csa(eights, eights_a, eights_b);
         total = _mm256_add_epi64(total, popcnt64(sixteens));
         (ones, twos, fours, eights) = (o, t, f, e);
-        for w in (at + VECTOR_BLOCK..at + block).step_by(32) {
-            for (s, k) in side.iter_mut().zip(0..4) {
-                // SAFETY: w + 8k + 8 <= at + block <= len; POPCNT by
-                // contract.
-                *s += unsafe { popcnt_word_at(bytes.as_ptr(), w + 8 * k) };
-            }
-        }
+        count_side(&mut side, at + VECTOR_BLOCK + SIDE / 2, SIDE / 2);
         at += block;
     }
     total = _mm256_slli_epi64::<4>(total);

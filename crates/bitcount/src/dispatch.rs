@@ -189,7 +189,7 @@ pub(crate) fn count(bytes: &[u8]) -> u64 {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{count_dispatched, scalar};
-    use crate::kernels::x86_64::{avx2, avx512, popcnt_word_at};
+    use crate::kernels::x86_64::{avx2, avx512, popcnt_pair, popcnt_word_at};
     use core::sync::atomic::{AtomicU8, Ordering};
 
     /// Not detected yet.
@@ -354,13 +354,13 @@ mod x86 {
                 }
                 return popcnt(tail_u64_le(bytes));
             }
-            let mut n = pair::<0>(p);
+            let mut n = popcnt_pair::<0>(p);
             let mut at = 16;
             if len > 32 {
-                n += pair::<16>(p);
+                n += popcnt_pair::<16>(p);
                 at = 32;
                 if len > 48 {
-                    n += pair::<32>(p);
+                    n += popcnt_pair::<32>(p);
                     at = 48;
                 }
             }
@@ -399,31 +399,6 @@ mod x86 {
             )
         };
         n
-    }
-
-    /// POPCNT of the two little-endian words at `p + OFF`, read by POPCNT
-    /// itself (a load-op instruction is one macro-op on AMD cores; LLVM
-    /// cannot fold a load into an `asm!` register operand).
-    ///
-    /// # Safety
-    /// The CPU must support POPCNT; the 16 bytes at `p + OFF` are readable.
-    #[inline(always)]
-    unsafe fn pair<const OFF: usize>(p: *const u8) -> u64 {
-        let (a, b): (u64, u64);
-        // SAFETY: forwarded from the caller; the instructions only read
-        // those 16 bytes.
-        unsafe {
-            core::arch::asm!(
-                "popcnt {a}, qword ptr [{p} + {off}]",
-                "popcnt {b}, qword ptr [{p} + {off} + 8]",
-                p = in(reg) p,
-                off = const OFF,
-                a = out(reg) a,
-                b = out(reg) b,
-                options(pure, readonly, nostack)
-            )
-        };
-        a + b
     }
 }
 

@@ -22,7 +22,7 @@
 use core::arch::x86_64::*;
 
 use crate::kernels::scalar;
-use crate::kernels::x86_64::popcnt_4_words;
+use crate::kernels::x86_64::popcnt_pair;
 use crate::kernels::{PREFETCH_AHEAD, PREFETCH_MIN};
 use simd_core::load::{tail_u64_le, u64_le};
 
@@ -119,7 +119,7 @@ const VECTOR_BLOCK: usize = 512;
 /// (min-of-N): 128 bytes per block after the vectors took 16 KB from 199
 /// to 164 ns and 12.5 MB from 160-170 to 136-146 us (64 and 96 gained less;
 /// 160-256 no more while each word's address took its own `lea`); with
-/// [`popcnt_4_words`] (no `lea`), 192 bytes 16 KB 164 -> 152-156 ns, 256 KB
+/// [`popcnt_pair`] (no `lea`), 192 bytes 16 KB 164 -> 152-156 ns, 256 KB
 /// 2.75 -> 2.46-2.54 us, 12.5 MB 124-132 us; split in two halves 150 ns,
 /// 2.40-2.43 us and 118-125 us (224 and 256 bytes, split or not, were
 /// slower at 256 KB). On Intel cores POPCNT issues on port 1, one of the
@@ -147,20 +147,21 @@ const SIDE_MAX: usize = 64 << 20;
 unsafe fn harley_seal<const SIDE: usize>(bytes: &[u8]) -> (__m256i, usize) {
     const { assert!(SIDE.is_multiple_of(64)) };
     let block = VECTOR_BLOCK + SIDE;
-    // POPCNT of the `len` bytes at `from` (a multiple of 32) into the four
+    // POPCNT of the `len` bytes at `from` (a multiple of 32) into the two
     // sums.
-    let count_side = |side: &mut [u64; 4], from: usize, len: usize| {
+    let count_side = |side: &mut [u64; 2], from: usize, len: usize| {
         for w in (from..from + len).step_by(32) {
             // SAFETY: from + len <= at + block <= bytes.len() at every call
             // below; POPCNT by contract.
-            let n = unsafe { popcnt_4_words(bytes.as_ptr().add(w)) };
-            for (s, n) in side.iter_mut().zip(n) {
-                *s += n;
+            unsafe {
+                let p = bytes.as_ptr().add(w);
+                side[0] += popcnt_pair::<0>(p);
+                side[1] += popcnt_pair::<16>(p);
             }
         }
     };
-    // Four independent scalar sums (no chain through one register).
-    let mut side = [0u64; 4];
+    // Two independent scalar sums (no chain through one register).
+    let mut side = [0u64; 2];
     let zero = _mm256_setzero_si256();
     let (mut ones, mut twos, mut fours, mut eights) = (zero, zero, zero, zero);
     let mut total = zero;

@@ -31,35 +31,34 @@ pub(crate) unsafe fn popcnt_word_at(p: *const u8, at: usize) -> u64 {
     n
 }
 
-/// POPCNT of each of the four little-endian words at `p`, as one block of
-/// inline assembly with constant displacements from one base register. The
-/// `avx2` kernel's side stream used [`popcnt_word_at`] per word before, and
-/// LLVM computed each word's offset with its own `lea`: 16 extra operations
-/// per 128 bytes, which kept the side stream from growing past 128 bytes
-/// per block (Zen 5, capped at avx2, 192 bytes per block: 16 KB 183-192 ns
-/// that way, 152-156 ns this way).
+/// POPCNT of the two little-endian words at `p + OFF`, summed, read by
+/// POPCNT itself (a load-op instruction is one macro-op on AMD cores; LLVM
+/// cannot fold a load into an `asm!` register operand), with `OFF` a
+/// constant displacement. For the dispatcher's inlined short path and the
+/// `avx2` kernel's side stream, which used [`popcnt_word_at`] per word
+/// before: LLVM computed each word's offset with its own `lea` there, 16
+/// extra operations per 128 bytes, which kept the side stream from growing
+/// past 128 bytes per block (Zen 5, capped at avx2, 192 bytes per block:
+/// 16 KB 183-192 ns that way, 152-156 ns this way).
 ///
 /// # Safety
-/// The CPU must support POPCNT; the 32 bytes at `p` are readable.
+/// The CPU must support POPCNT; the 16 bytes at `p + OFF` are readable.
 #[inline(always)]
-pub(crate) unsafe fn popcnt_4_words(p: *const u8) -> [u64; 4] {
-    let (a, b, c, d): (u64, u64, u64, u64);
+pub(crate) unsafe fn popcnt_pair<const OFF: usize>(p: *const u8) -> u64 {
+    let (a, b): (u64, u64);
     // SAFETY: forwarded from the caller; the instructions only read those
-    // 32 bytes. The first three outputs are written while `p` is still
-    // read, so they must not share its register (`out`, not `lateout`).
+    // 16 bytes. `a` is written while `p` is still read, so it must not
+    // share its register (`out`, not `lateout`).
     unsafe {
         core::arch::asm!(
-            "popcnt {a}, qword ptr [{p}]",
-            "popcnt {b}, qword ptr [{p} + 8]",
-            "popcnt {c}, qword ptr [{p} + 16]",
-            "popcnt {d}, qword ptr [{p} + 24]",
+            "popcnt {a}, qword ptr [{p} + {off}]",
+            "popcnt {b}, qword ptr [{p} + {off} + 8]",
             p = in(reg) p,
+            off = const OFF,
             a = out(reg) a,
             b = out(reg) b,
-            c = out(reg) c,
-            d = lateout(reg) d,
             options(pure, readonly, nostack)
         )
     };
-    [a, b, c, d]
+    a + b
 }

@@ -136,9 +136,9 @@ const SIDE_BLOCK: usize = 192;
 const SIDE_MAX: usize = 64 << 20;
 
 /// Harley-Seal over the whole blocks of [`VECTOR_BLOCK`] + `SIDE` bytes of
-/// `bytes` (the last `SIDE` of each counted with POPCNT, interleaved with
-/// the vector work in two halves); returns the
-/// per-lane counts and the number of bytes consumed.
+/// `bytes` (the last `SIDE` of each counted with POPCNT, in two halves
+/// interleaved with the vector work); returns the per-lane counts and the
+/// number of bytes consumed.
 ///
 /// # Safety
 /// The CPU supports AVX2 and POPCNT.

@@ -4,13 +4,12 @@ pub(crate) mod avx2;
 pub(crate) mod avx512;
 pub(crate) mod popcnt;
 
-/// POPCNT of the little-endian word at `p + at`, read by POPCNT itself, as
-/// inline assembly: it inlines into callers without the `popcnt` target
-/// feature (the dispatcher's inlined short path), a load-op instruction is
-/// one macro-op on AMD cores, and the optimizer cannot turn it into vector
-/// table lookups (written as `count_ones` on unchecked loads, the `avx2`
-/// kernel's side stream was vectorized back onto the very pipes it is
-/// meant to spare: 16 KB 166 -> 218 ns on Zen 5 capped at avx2).
+/// POPCNT of the little-endian word at `p + at` (`at` known only at run
+/// time), read by POPCNT itself, as inline assembly: it inlines into
+/// callers without the `popcnt` target feature (the dispatcher's inlined
+/// short path), and a load-op instruction is one macro-op on AMD cores.
+/// Where the offset is a constant, [`popcnt_pair`] folds it into the
+/// instruction instead.
 ///
 /// # Safety
 /// The CPU must support POPCNT; the 8 bytes at `p + at` are readable.
@@ -35,11 +34,15 @@ pub(crate) unsafe fn popcnt_word_at(p: *const u8, at: usize) -> u64 {
 /// POPCNT itself (a load-op instruction is one macro-op on AMD cores; LLVM
 /// cannot fold a load into an `asm!` register operand), with `OFF` a
 /// constant displacement. For the dispatcher's inlined short path and the
-/// `avx2` kernel's side stream, which used [`popcnt_word_at`] per word
-/// before: LLVM computed each word's offset with its own `lea` there, 16
-/// extra operations per 128 bytes, which kept the side stream from growing
-/// past 128 bytes per block (Zen 5, capped at avx2, 192 bytes per block:
-/// 16 KB 183-192 ns that way, 152-156 ns this way).
+/// `avx2` kernel's side stream. Inline assembly also keeps the optimizer
+/// from turning it into vector table lookups: written as `count_ones` on
+/// unchecked loads, the side stream was vectorized back onto the very
+/// pipes it is meant to spare (16 KB 166 -> 218 ns on Zen 5 capped at
+/// avx2). The side stream used [`popcnt_word_at`] per word before, and
+/// LLVM computed each word's offset with its own `lea` there: 16 extra
+/// operations per 128 bytes, which kept the side stream from growing past
+/// 128 bytes per block (192 bytes per block: 16 KB 183-192 ns that way,
+/// 152-156 ns this way).
 ///
 /// # Safety
 /// The CPU must support POPCNT; the 16 bytes at `p + OFF` are readable.

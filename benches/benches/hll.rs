@@ -150,6 +150,13 @@ fn add(c: &mut Criterion) {
             h
         })
     });
+    g.bench_function(BenchmarkId::new("ours-add_all", sparse_elems.len()), |b| {
+        b.iter(|| {
+            let mut h = Hll::new();
+            h.add_all(black_box(&sparse_elems));
+            h
+        })
+    });
     g.bench_function(
         BenchmarkId::new("hyperloglogplus", sparse_elems.len()),
         |b| {

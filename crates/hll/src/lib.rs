@@ -309,28 +309,36 @@ impl Hll {
         I: IntoIterator<Item = T>,
         T: AsRef<[u8]>,
     {
-        // Hashes go in batches ahead of the register updates: a sparse
-        // update ends in hard-to-predict branches, and a hash computed after
-        // it would start only once they resolve (its multiply chain then
-        // sits on the critical path). Batched, the hashes run in parallel.
-        // The updates still happen one by one, in order.
-        const BATCH: usize = 16;
+        // Each element is hashed AHEAD elements before its register update,
+        // and in program order before the update it overlaps: a sparse
+        // update ends in hard-to-predict branches, and a hash computed
+        // after them would start only once they resolve (its multiply
+        // chain then on the critical path); issued before them, it runs in
+        // the shadow of the update. The updates still happen one by one, in
+        // order. (Min-of-N, Zen 5, 1000 random elements into an empty HLL:
+        // 26.4-26.7 ns per element, against 27.1-28.8 for 16 hashes then
+        // 16 updates; 4, 16 and 32 ahead within noise of 8.)
+        const AHEAD: usize = 8;
         let mut changed = false;
         let mut it = elements.into_iter();
-        loop {
-            let mut hashes = [0u64; BATCH];
-            let mut k = 0;
-            for e in it.by_ref().take(BATCH) {
-                hashes[k] = hash(e.as_ref());
-                k += 1;
-            }
-            for &h in &hashes[..k] {
-                changed |= self.add_hash(h);
-            }
-            if k < BATCH {
-                return changed;
-            }
+        let mut ring = [0u64; AHEAD];
+        let mut queued = 0;
+        for e in it.by_ref().take(AHEAD) {
+            ring[queued] = hash(e.as_ref());
+            queued += 1;
         }
+        // ring[next] is the oldest queued hash once the ring is full.
+        let mut next = 0;
+        for e in it {
+            let h = ring[next];
+            ring[next] = hash(e.as_ref());
+            changed |= self.add_hash(h);
+            next = (next + 1) % AHEAD;
+        }
+        for k in 0..queued {
+            changed |= self.add_hash(ring[(next + k) % AHEAD]);
+        }
+        changed
     }
 
     /// Raises one register, invalidating the cache if it changed.

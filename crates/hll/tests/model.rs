@@ -12,6 +12,23 @@ fn model_add(regs: &mut [u8; REGISTERS], h: u64) {
     regs[index] = regs[index].max(count);
 }
 
+/// 256 elements whose registers are all below 16 with counts 1 or 2
+/// (found by hashing): added in different orders, they often leave
+/// different sparse bytes (VAL runs split and fused differently).
+fn window_elements() -> &'static Vec<Vec<u8>> {
+    static POOL: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        (0u32..)
+            .map(|i| i.to_le_bytes().to_vec())
+            .filter(|e| {
+                let h = hll::hash(e);
+                h & 16383 < 16 && (h >> 14) & 3 != 0
+            })
+            .take(256)
+            .collect()
+    })
+}
+
 fn hashes() -> impl Strategy<Value = Vec<u64>> {
     // Small index ranges make long VAL runs and many splits/merges; high
     // zero runs make values above 32 (promotion by value).
@@ -21,6 +38,49 @@ fn hashes() -> impl Strategy<Value = Vec<u64>> {
         (0u64..16384).prop_map(|i| i),
     ];
     proptest::collection::vec(one, 0..1500)
+}
+
+/// add_all against one add per element, in order, for every count up to
+/// 60: element i sets register i to 1, so the sparse string's VAL runs
+/// (at most four registers each) depend on the order of the adds, and any
+/// reordering (the ring of hashes computed ahead) shows in the bytes.
+#[test]
+fn add_all_keeps_the_order() {
+    let mut by_register: Vec<Option<Vec<u8>>> = vec![None; 60];
+    let mut missing = by_register.len();
+    for i in 0u32.. {
+        let e = i.to_le_bytes().to_vec();
+        let h = hll::hash(&e);
+        let r = (h & 16383) as usize;
+        if r < by_register.len() && (h >> 14) & 1 == 1 && by_register[r].is_none() {
+            by_register[r] = Some(e);
+            missing -= 1;
+            if missing == 0 {
+                break;
+            }
+        }
+    }
+    let elems: Vec<Vec<u8>> = by_register.into_iter().flatten().collect();
+    for n in 0..=elems.len() {
+        for reversed in [false, true] {
+            let mut seq: Vec<&[u8]> = elems[..n].iter().map(|e| e.as_slice()).collect();
+            if reversed {
+                seq.reverse();
+            }
+            let mut one_by_one = Hll::new();
+            let mut changed = false;
+            for e in &seq {
+                changed |= one_by_one.add(e);
+            }
+            let mut batch = Hll::new();
+            assert_eq!(batch.add_all(&seq), changed, "n = {n}");
+            assert_eq!(
+                batch.as_bytes(),
+                one_by_one.as_bytes(),
+                "n = {n}, reversed {reversed}"
+            );
+        }
+    }
 }
 
 proptest! {
@@ -50,6 +110,27 @@ proptest! {
         prop_assert_eq!(count_union(&[&h]), e);
         prop_assert_eq!(h.count(), e);
         prop_assert_eq!(h.cached_count(), Some(e));
+    }
+
+    #[test]
+    fn add_all_is_adds_in_order(
+        picks in proptest::collection::vec(0usize..256, 0..40),
+        limit in prop_oneof![Just(3000usize), 0usize..200],
+    ) {
+        // add_all hashes ahead of its updates: the bytes and the answer must
+        // be those of one add per element, in order, whatever the count. The
+        // elements all land in registers 0..16 with counts 1 or 2, so the
+        // sparse bytes depend on the order of the updates.
+        let pool = window_elements();
+        let elems: Vec<&[u8]> = picks.iter().map(|&i| pool[i].as_slice()).collect();
+        let mut one_by_one = Hll::new().with_sparse_max_bytes(limit);
+        let mut changed = false;
+        for e in &elems {
+            changed |= one_by_one.add(e);
+        }
+        let mut batch = Hll::new().with_sparse_max_bytes(limit);
+        prop_assert_eq!(batch.add_all(&elems), changed);
+        prop_assert_eq!(batch.as_bytes(), one_by_one.as_bytes());
     }
 
     #[test]

@@ -24,8 +24,9 @@ the end of its log.
 A build directory that only one cell or one run of cells uses (the MSRV
 check, each cross target, ASan, Miri, fuzz, package) is removed once its last
 cell has ended, and incremental compilation is off (CARGO_INCREMENTAL=0), so
-that a whole run needs about 2.5 GB of free disk rather than the sum of all
-of them; the free space is printed at the start and the end.
+that a whole run needs about 2 GB of free disk for its builds (1.7 GB
+measured) rather than the sum of all of them (over 6 GB); the free space is
+printed at the start and the end.
 
 Options:
   --only LIST    run only these cells (comma-separated names, see --list)
@@ -304,10 +305,11 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                 "qemu-riscv64 -L /usr/riscv64-linux-gnu -cpu rv64,zbb=true",
                 // qemu-user 7.2 has no riscv_hwprobe, so run-time detection
                 // cannot see Zbb there: build with it enabled (in its own
-                // target dir, so both builds stay cached) to run the Zbb
-                // kernels, and with unaligned-scalar-mem for the compile-time
-                // word-load path of siphash-fast (rustc warns that the feature
-                // name is unstable; the cell does not deny warnings).
+                // target dir, so that the two builds do not invalidate each
+                // other) to run the Zbb kernels, and with
+                // unaligned-scalar-mem for the compile-time word-load path
+                // of siphash-fast (rustc warns that the feature name is
+                // unstable; the cell does not deny warnings).
                 &[
                     (
                         "CARGO_TARGET_RISCV64GC_UNKNOWN_LINUX_GNU_RUSTFLAGS",

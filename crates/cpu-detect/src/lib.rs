@@ -69,6 +69,34 @@ impl MisalignedAccess {
     }
 }
 
+/// The x86 CPU vendor (CPUID leaf 0); [`Vendor::Other`] on other
+/// architectures and for vendors not listed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Vendor {
+    /// Not x86, or a vendor string not listed here.
+    #[default]
+    Other,
+    /// `GenuineIntel`.
+    Intel,
+    /// `AuthenticAMD`.
+    Amd,
+    /// `HygonGenuine` (Zen 1 derived).
+    Hygon,
+}
+
+impl Vendor {
+    /// The vendor of a CPUID leaf-0 vendor string (EBX, EDX, ECX bytes).
+    pub const fn from_id(id: &[u8; 12]) -> Vendor {
+        match id {
+            b"GenuineIntel" => Vendor::Intel,
+            b"AuthenticAMD" => Vendor::Amd,
+            b"HygonGenuine" => Vendor::Hygon,
+            _ => Vendor::Other,
+        }
+    }
+}
+
 /// The CPU features the kvprims kernels care about. Fields of other
 /// architectures are `false`.
 ///
@@ -119,6 +147,13 @@ pub struct Features {
     pub v: bool,
     /// Speed of misaligned scalar loads.
     pub misaligned_scalar: MisalignedAccess,
+    /// x86 vendor, for the few kernels whose speed (not correctness)
+    /// differs between vendors' cores.
+    pub vendor: Vendor,
+    /// x86 family as the vendors number it (CPUID leaf 1: the base family,
+    /// plus the extended family when the base is 0xF): 6 for Intel Core,
+    /// 0x17 for AMD Zen 1/2, 0x19 for Zen 3/4, 0x1A for Zen 5; 0 elsewhere.
+    pub family: u16,
 }
 
 struct Cell {
@@ -158,6 +193,8 @@ static DETECTED: Cell = Cell {
         zbb: false,
         v: false,
         misaligned_scalar: MisalignedAccess::Unknown,
+        vendor: Vendor::Other,
+        family: 0,
     }),
 };
 

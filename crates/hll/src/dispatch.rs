@@ -65,7 +65,8 @@ macro_rules! lists {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::*;
-    use crate::kernels::x86_64::{avx2, avx512};
+    use crate::kernels::x86_64::{avx2, avx2_pext, avx512};
+    use simd_core::Vendor;
 
     pub(super) const AVX512: Set = Set {
         name: "avx512",
@@ -76,6 +77,20 @@ mod x86 {
         pack: avx512::pack,
         histogram_dense: avx512::histogram_dense,
         // Measured faster than an AVX-512 counter (see avx512.rs).
+        histogram_raw: avx2::histogram_raw,
+    };
+
+    /// The AVX2 set with the `pext`-assisted pack, on AMD from Zen 3
+    /// (family 0x19) on: fast `pext`, two shuffle pipes (see
+    /// avx2_pext.rs); the other four kernels are AVX2's.
+    pub(super) const AVX2_PEXT: Set = Set {
+        name: "avx2-pext",
+        level: Level::Avx2,
+        supported: |f| f.avx2 && f.bmi2 && f.vendor == Vendor::Amd && f.family >= 0x19,
+        unpack_max: avx2::unpack_max,
+        unpack: avx2::unpack,
+        pack: avx2_pext::pack,
+        histogram_dense: avx2::histogram_dense,
         histogram_raw: avx2::histogram_raw,
     };
 
@@ -104,7 +119,7 @@ const NEON: Set = Set {
 };
 
 #[cfg(target_arch = "x86_64")]
-lists!(x86::AVX512, x86::AVX2, SCALAR);
+lists!(x86::AVX512, x86::AVX2_PEXT, x86::AVX2, SCALAR);
 #[cfg(target_arch = "aarch64")]
 lists!(NEON, SCALAR);
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]

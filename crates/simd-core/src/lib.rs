@@ -57,7 +57,7 @@ mod prefetch;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-pub use cpu_detect::{Features, Level};
+pub use cpu_detect::{Features, Level, Vendor};
 pub use dispatch::FnCache;
 pub use kernel::{select, supported, Candidate, Kernel};
 pub use prefetch::prefetch_read;

@@ -1,7 +1,11 @@
 //! x86/x86_64 detection through `cpufeatures` (CPUID plus the XGETBV check
 //! that the OS saves ymm/zmm state), no_std.
 
-use crate::{Features, MisalignedAccess};
+use crate::{Features, MisalignedAccess, Vendor};
+#[cfg(target_arch = "x86")]
+use core::arch::x86::{__cpuid, CpuidResult};
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::{__cpuid, CpuidResult};
 
 cpufeatures::new!(has_sse2, "sse2");
 cpufeatures::new!(has_ssse3, "ssse3");
@@ -21,6 +25,7 @@ cpufeatures::new!(has_avx512vbmi, "avx512vbmi");
 cpufeatures::new!(has_avx512vbmi2, "avx512vbmi2");
 
 pub(crate) fn detect() -> Features {
+    let (vendor, family) = vendor_family();
     Features {
         sse2: has_sse2::get(),
         ssse3: has_ssse3::get(),
@@ -41,6 +46,80 @@ pub(crate) fn detect() -> Features {
         // x86 performs misaligned loads in hardware at full speed (within a
         // cache line) on every CPU this project targets.
         misaligned_scalar: MisalignedAccess::Fast,
+        vendor,
+        family,
         ..Features::default()
+    }
+}
+
+/// CPUID `leaf` (subleaf 0).
+#[allow(unused_unsafe)] // `__cpuid` is a safe function in newer Rust
+fn cpuid(leaf: u32) -> CpuidResult {
+    // SAFETY: CPUID exists on every x86-64 CPU and on every x86 CPU
+    // `cpufeatures` supports (it executes CPUID itself); leaves above the
+    // maximum return unspecified values, never fault.
+    unsafe { __cpuid(leaf) }
+}
+
+/// The vendor (leaf 0) and the family (leaf 1).
+fn vendor_family() -> (Vendor, u16) {
+    let l0 = cpuid(0);
+    let mut id = [0u8; 12];
+    id[..4].copy_from_slice(&l0.ebx.to_le_bytes());
+    id[4..8].copy_from_slice(&l0.edx.to_le_bytes());
+    id[8..].copy_from_slice(&l0.ecx.to_le_bytes());
+    let family = if l0.eax >= 1 {
+        family_of(cpuid(1).eax)
+    } else {
+        0
+    };
+    (Vendor::from_id(&id), family)
+}
+
+/// The family in CPUID leaf 1's EAX: bits 8..12, plus bits 20..28 when
+/// those read 0xF.
+pub(crate) fn family_of(eax: u32) -> u16 {
+    let base = (eax >> 8) & 0xf;
+    let family = if base == 0xf {
+        base + ((eax >> 20) & 0xff)
+    } else {
+        base
+    };
+    family as u16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn families() {
+        // CPUID.1:EAX signatures: Zen 2 (EPYC Rome), Zen 3 (Milan), Zen 5,
+        // an Intel Skylake, a Pentium 4.
+        assert_eq!(family_of(0x0083_0F10), 0x17);
+        assert_eq!(family_of(0x00A0_0F11), 0x19);
+        assert_eq!(family_of(0x00B0_0F00), 0x1A);
+        assert_eq!(family_of(0x0005_0654), 6);
+        assert_eq!(family_of(0x0000_0F29), 0xF);
+    }
+
+    #[test]
+    fn vendors() {
+        assert_eq!(Vendor::from_id(b"GenuineIntel"), Vendor::Intel);
+        assert_eq!(Vendor::from_id(b"AuthenticAMD"), Vendor::Amd);
+        assert_eq!(Vendor::from_id(b"HygonGenuine"), Vendor::Hygon);
+        assert_eq!(Vendor::from_id(b"CentaurHauls"), Vendor::Other);
+    }
+
+    #[test]
+    fn detected_is_consistent() {
+        let (v, f) = vendor_family();
+        // Every x86-64 CPU reports a family of at least 6 (P6 and later).
+        #[cfg(target_arch = "x86_64")]
+        assert!(f >= 6, "family {f:#x}");
+        if v == Vendor::Amd {
+            // AMD64 CPUs start at family 0xF (K8).
+            assert!(f >= 0xf, "family {f:#x}");
+        }
     }
 }

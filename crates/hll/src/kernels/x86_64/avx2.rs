@@ -176,12 +176,14 @@ unsafe fn unpack_step<const MAX: bool>(x: __m256i, off0: i8, out: *mut u8, c: us
     }
 }
 
-/// Packs raw registers (low 6 bits of each byte) into the dense body.
+/// Packs the 32 registers at `p` (low 6 bits of each byte): each 128-bit
+/// lane's 16 registers become its bytes 0..12 (bytes 12..16 are junk).
 ///
 /// # Safety
-/// The CPU must support AVX2.
+/// AVX2; `p` valid for 32 bytes of reads.
+#[inline]
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut Uninit<DENSE_BODY>) {
+pub(super) unsafe fn pack_lanes(p: *const u8) -> __m256i {
     let six = _mm256_set1_epi8(0x3f);
     let pair = _mm256_set1_epi16(0x4001); // bytes (1, 64): r0 + 64 r1
     let quad = _mm256_set1_epi32(0x1000_0001); // words (1, 4096)
@@ -189,13 +191,20 @@ pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut Uninit<DENSE_BODY>)
         0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, //
         0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
     );
-    let step = |c: usize| {
-        // SAFETY: 32c + 32 <= 16384 (c < 512); AVX2 as ours.
-        let x = unsafe { _mm256_loadu_si256(raw.as_ptr().add(c * REGS).cast()) };
-        let x = _mm256_and_si256(x, six);
-        let w = _mm256_madd_epi16(_mm256_maddubs_epi16(x, pair), quad);
-        _mm256_shuffle_epi8(w, shuf)
-    };
+    // SAFETY: the caller vouches for 32 readable bytes.
+    let x = _mm256_and_si256(unsafe { _mm256_loadu_si256(p.cast()) }, six);
+    let w = _mm256_madd_epi16(_mm256_maddubs_epi16(x, pair), quad);
+    _mm256_shuffle_epi8(w, shuf)
+}
+
+/// Packs raw registers (low 6 bits of each byte) into the dense body.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut Uninit<DENSE_BODY>) {
+    // SAFETY: 32c + 32 <= 16384 (c < 512); AVX2 as ours.
+    let step = |c: usize| unsafe { pack_lanes(raw.as_ptr().add(c * REGS)) };
     let last = REGISTERS / REGS - 1;
     let out = dense.as_mut_ptr().cast::<u8>();
     // Each lane holds 12 result bytes and 4 junk bytes; stored at 24c and

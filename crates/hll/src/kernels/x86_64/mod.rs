@@ -1,5 +1,7 @@
-//! x86-64 kernels: AVX2 (Valkey's layout, plus a windowed histogram) and
-//! AVX-512 VBMI (byte permutes and multishift).
+//! x86-64 kernels: AVX2 (Valkey's layout, plus a windowed histogram), an
+//! AVX2 + BMI2 pack for AMD Zen 3 and later, and AVX-512 VBMI (byte
+//! permutes and multishift).
 
 pub(crate) mod avx2;
+pub(crate) mod avx2_pext;
 pub(crate) mod avx512;

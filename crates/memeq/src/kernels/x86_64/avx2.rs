@@ -107,6 +107,8 @@ pub(crate) unsafe fn eq_33_128_asm(a: *const u8, b: *const u8, n: usize) -> bool
                 out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
                 options(pure, readonly, nostack),
             );
+            // SAFETY: `sete` writes 0 or 1.
+            core::hint::assert_unchecked(equal <= 1);
             equal
         }};
     }

@@ -80,8 +80,7 @@ pub(crate) unsafe fn eq_upto64_asm(a: *const u8, b: *const u8, n: usize) -> bool
     // fault); the clobbered vector and mask registers are declared.
     unsafe {
         core::arch::asm!(
-            "mov {m}, -1",
-            "bzhi {m}, {m}, {n}",
+            "bzhi {m}, {ones}, {n}",
             "kmovq k2, {m}",
             "kshiftrq k3, k2, 32",
             "vmovdqu8 ymm16{{k2}}{{z}}, [{a}]",
@@ -93,6 +92,7 @@ pub(crate) unsafe fn eq_upto64_asm(a: *const u8, b: *const u8, n: usize) -> bool
             a = in(reg) a,
             b = in(reg) b,
             n = in(reg) n,
+            ones = in(reg) u64::MAX,
             m = out(reg) _,
             r = out(reg_byte) equal,
             out("zmm16") _,
@@ -103,6 +103,9 @@ pub(crate) unsafe fn eq_upto64_asm(a: *const u8, b: *const u8, n: usize) -> bool
             out("k4") _,
             options(pure, readonly, nostack),
         );
+        // SAFETY: `setz` writes 0 or 1; knowing it spares the caller a
+        // `test` + `setne` to make a `bool` of it.
+        core::hint::assert_unchecked(equal <= 1);
     }
     equal != 0
 }
@@ -151,6 +154,8 @@ pub(crate) unsafe fn eq_65_128_asm(a: *const u8, b: *const u8, n: usize) -> bool
             out("k4") _,
             options(pure, readonly, nostack),
         );
+        // SAFETY: `setz` writes 0 or 1.
+        core::hint::assert_unchecked(equal <= 1);
     }
     equal != 0
 }

@@ -156,6 +156,23 @@ simd_core::dispatch! {
     pub(crate) fn mismatch_long(a: &[u8], b: &[u8]) -> usize = MISMATCH;
 }
 
+/// The first difference (or the shorter length) of slices whose shorter
+/// length is over 64 bytes, for [`crate::cmp`].
+#[inline(always)]
+pub(crate) fn mismatch_above64(a: &[u8], b: &[u8]) -> usize {
+    debug_assert!(a.len().min(b.len()) > 64);
+    #[cfg(all(
+        target_arch = "x86_64",
+        not(all(target_feature = "avx512bw", target_feature = "bmi2"))
+    ))]
+    return x86::mismatch_above64(a, b);
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        not(all(target_feature = "avx512bw", target_feature = "bmi2"))
+    )))]
+    return mismatch_long(a, b);
+}
+
 /// [`crate::eq`] on x86_64 builds without AVX-512BW + BMI2 enabled at
 /// compile time: see [`x86`].
 #[cfg(all(
@@ -268,6 +285,59 @@ mod x86 {
         slow(a, b)
     }
 
+    /// `cmp` of at most 64 bytes: where the dispatcher picks the `avx512`
+    /// kernel, the first difference from one branch-free pair of masked
+    /// compares (as `eq`'s), else the SSE2 path.
+    ///
+    /// Measured on Zen 5 (min-of-N, ns per compare, `Ord` in brackets):
+    /// see the README's seventh-session section.
+    ///
+    /// # Safety
+    /// `a` and `b` must each point to `n` readable bytes, `n <= 64`.
+    #[inline(always)]
+    pub(crate) unsafe fn cmp_upto64(
+        a: *const u8,
+        b: *const u8,
+        n: usize,
+        la: usize,
+        lb: usize,
+    ) -> core::cmp::Ordering {
+        let class = CLASS.load(Ordering::Relaxed);
+        if class == AVX512 {
+            // SAFETY: the class is AVX512 only if `simd_core::select`
+            // picked the `avx512` candidate, whose test checked the
+            // features this needs; both pointers hold n <= 64 bytes.
+            let m = unsafe { avx512::ne_upto64_asm(a, b, n) };
+            if m == 0 {
+                return la.cmp(&lb);
+            }
+            let i = m.trailing_zeros() as usize;
+            // SAFETY: bit i of the mask is set only for i < n.
+            return unsafe { (*a.add(i)).cmp(&*b.add(i)) };
+        }
+        if class == UNKNOWN {
+            detect();
+        }
+        // SAFETY: forwarded.
+        unsafe { crate::kernels::x86_64::sse2::cmp_upto64(a, b, n, la, lb) }
+    }
+
+    /// The first difference of slices whose shorter length is over 64
+    /// bytes: up to 128 bytes inline where the dispatcher picks the
+    /// `avx512` kernel, else the dispatched kernel.
+    #[inline(always)]
+    pub(crate) fn mismatch_above64(a: &[u8], b: &[u8]) -> usize {
+        let n = a.len().min(b.len());
+        if n <= 128 && CLASS.load(Ordering::Relaxed) == AVX512 {
+            // SAFETY: the class is AVX512 only if `simd_core::select`
+            // picked the `avx512` candidate, whose test checked the
+            // features this needs; both slices hold at least n bytes, and
+            // 64 < n <= 128 (callers pass longer slices only).
+            return unsafe { avx512::mismatch_65_128_asm(a.as_ptr(), b.as_ptr(), n) };
+        }
+        super::mismatch_long(a, b)
+    }
+
     /// The first call (detection) and inputs over 64 bytes when the best
     /// kernel is not `avx512`.
     #[inline(never)]
@@ -352,7 +422,7 @@ pub(crate) unsafe fn cmp_upto64(
         not(all(target_feature = "avx512bw", target_feature = "bmi2"))
     ))]
     // SAFETY: forwarded.
-    return unsafe { sse2::cmp_upto64(a, b, n, la, lb) };
+    return unsafe { x86::cmp_upto64(a, b, n, la, lb) };
     #[cfg(not(target_arch = "x86_64"))]
     // SAFETY: forwarded.
     return unsafe { scalar::cmp_upto64(a, b, n, la, lb) };

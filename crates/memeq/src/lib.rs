@@ -137,7 +137,7 @@ pub fn cmp(a: &[u8], b: &[u8]) -> Ordering {
         // SAFETY: both slices hold at least n <= 64 bytes.
         return unsafe { dispatch::cmp_upto64(a.as_ptr(), b.as_ptr(), n, a.len(), b.len()) };
     }
-    order_at(a, b, dispatch::mismatch_long(a, b))
+    order_at(a, b, dispatch::mismatch_above64(a, b))
 }
 
 /// The order given the first differing index `i` (or the shorter length).

@@ -242,3 +242,36 @@ pub fn kernels() -> impl Iterator<Item = Kernel> {
 pub fn selected_kernel() -> &'static str {
     simd_core::select(UNPACK_MAX).name()
 }
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::x86::{AVX2, AVX2_PEXT};
+    use simd_core::{Features, Vendor};
+
+    /// The `pext` pack is offered only to AMD from Zen 3 on: Zen 1/2 and
+    /// Hygon microcode `pext`, and Intel keeps the plain AVX2 set.
+    #[test]
+    fn pext_pack_only_on_amd_zen3_and_later() {
+        let cpu = |vendor, family| {
+            let mut f = Features::default();
+            f.avx2 = true;
+            f.bmi2 = true;
+            f.vendor = vendor;
+            f.family = family;
+            f
+        };
+        let offered = |f: &Features| (AVX2_PEXT.supported)(f);
+        assert!(offered(&cpu(Vendor::Amd, 0x19)));
+        assert!(offered(&cpu(Vendor::Amd, 0x1A)));
+        assert!(!offered(&cpu(Vendor::Amd, 0x17)));
+        assert!(!offered(&cpu(Vendor::Hygon, 0x18)));
+        assert!(!offered(&cpu(Vendor::Intel, 6)));
+        assert!(!offered(&cpu(Vendor::Other, 0)));
+        let mut no_bmi2 = cpu(Vendor::Amd, 0x19);
+        no_bmi2.bmi2 = false;
+        assert!(!offered(&no_bmi2));
+        // The plain AVX2 set stays for everyone with AVX2.
+        assert!((AVX2.supported)(&cpu(Vendor::Intel, 6)));
+        assert!((AVX2.supported)(&cpu(Vendor::Amd, 0x17)));
+    }
+}

@@ -287,7 +287,8 @@ mod x86 {
 
     /// `cmp` of at most 64 bytes: where the dispatcher picks the `avx512`
     /// kernel, the first difference from one branch-free pair of masked
-    /// compares (as `eq`'s), else the SSE2 path.
+    /// compares (as `eq`'s); where it picks `avx2`, 33..=64 bytes as two
+    /// overlapping 32-byte compares; else the SSE2 path.
     ///
     /// Measured on Zen 5 (min-of-N, ns per compare, `Ord` in brackets):
     /// see the README's seventh-session section.
@@ -315,6 +316,19 @@ mod x86 {
             // SAFETY: bit i of the mask is set only for i < n.
             return unsafe { (*a.add(i)).cmp(&*b.add(i)) };
         }
+        if class == AVX2 && n > 32 {
+            // SAFETY: the class is AVX2 only if `simd_core::select` picked
+            // the `avx2` candidate, whose test checked AVX2; both pointers
+            // hold 32 < n <= 64 bytes.
+            let m = unsafe { avx2::ne_33_64_asm(a, b, n) };
+            if m == 0 {
+                return la.cmp(&lb);
+            }
+            let t = m.trailing_zeros() as usize;
+            let i = if t < 32 { t } else { t + n - 64 };
+            // SAFETY: i < n (bit t is a byte of one of the two blocks).
+            return unsafe { (*a.add(i)).cmp(&*b.add(i)) };
+        }
         if class == UNKNOWN {
             detect();
         }
@@ -324,16 +338,23 @@ mod x86 {
 
     /// The first difference of slices whose shorter length is over 64
     /// bytes: up to 128 bytes inline where the dispatcher picks the
-    /// `avx512` kernel, else the dispatched kernel.
+    /// `avx512` or the `avx2` kernel, else the dispatched kernel.
     #[inline(always)]
     pub(crate) fn mismatch_above64(a: &[u8], b: &[u8]) -> usize {
         let n = a.len().min(b.len());
-        if n <= 128 && CLASS.load(Ordering::Relaxed) == AVX512 {
-            // SAFETY: the class is AVX512 only if `simd_core::select`
-            // picked the `avx512` candidate, whose test checked the
-            // features this needs; both slices hold at least n bytes, and
-            // 64 < n <= 128 (callers pass longer slices only).
-            return unsafe { avx512::mismatch_65_128_asm(a.as_ptr(), b.as_ptr(), n) };
+        if n <= 128 {
+            let class = CLASS.load(Ordering::Relaxed);
+            if class == AVX512 {
+                // SAFETY: the class is AVX512 only if `simd_core::select`
+                // picked the `avx512` candidate, whose test checked the
+                // features this needs; both slices hold at least n bytes,
+                // and 64 < n <= 128 (callers pass longer slices only).
+                return unsafe { avx512::mismatch_65_128_asm(a.as_ptr(), b.as_ptr(), n) };
+            }
+            if class == AVX2 {
+                // SAFETY: as above, for the `avx2` candidate and AVX2.
+                return unsafe { avx2::mismatch_65_128_asm(a.as_ptr(), b.as_ptr(), n) };
+            }
         }
         super::mismatch_long(a, b)
     }

@@ -69,6 +69,98 @@ pub(crate) unsafe fn eq_upto64(a: *const u8, b: *const u8, n: usize) -> bool {
     }
 }
 
+/// For `cmp`, `32 < n <= 64`: the "differs" masks of the first and the last
+/// 32 bytes at `a` and `b` (overlapping), as `first | last << 32` (bit `t`
+/// is byte `t` below 32, byte `t + n - 64` from 32 up), in inline assembly
+/// (two `vpcmpeqb`, two `vpmovmskb`, `vzeroupper`; every vector register
+/// declared clobbered, as in [`eq_33_128_asm`]).
+///
+/// # Safety
+/// `a` and `b` must each point to `n` readable bytes, `32 < n <= 64`; the
+/// CPU must have AVX2 (any caller).
+#[inline(always)]
+pub(crate) unsafe fn ne_33_64_asm(a: *const u8, b: *const u8, n: usize) -> u64 {
+    debug_assert!(32 < n && n <= 64);
+    let (first, last): (u32, u32);
+    // SAFETY: AVX2 by contract; 0..32 and n-32..n lie in 0..n as n > 32;
+    // the clobbered registers are declared.
+    unsafe {
+        core::arch::asm!(
+            "vmovdqu ymm0, [{a}]",
+            "vmovdqu ymm1, [{a} + {n} - 32]",
+            "vpcmpeqb ymm0, ymm0, [{b}]",
+            "vpcmpeqb ymm1, ymm1, [{b} + {n} - 32]",
+            "vpmovmskb {f:e}, ymm0",
+            "vpmovmskb {l:e}, ymm1",
+            "vzeroupper",
+            a = in(reg) a,
+            b = in(reg) b,
+            n = in(reg) n,
+            f = out(reg) first,
+            l = out(reg) last,
+            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
+            out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
+            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
+            out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    u64::from(!first) | u64::from(!last) << 32
+}
+
+/// For `cmp`, `64 < n <= 128`: the index of the first byte where `a` and
+/// `b` differ, or `n`, from the first and the last 64 bytes (overlapping) as
+/// four 32-byte compares in inline assembly (as [`ne_33_64_asm`]).
+///
+/// # Safety
+/// `a` and `b` must each point to `n` readable bytes, `64 < n <= 128`; the
+/// CPU must have AVX2 (any caller).
+#[inline(always)]
+pub(crate) unsafe fn mismatch_65_128_asm(a: *const u8, b: *const u8, n: usize) -> usize {
+    debug_assert!(64 < n && n <= 128);
+    let (m0, m1, m2, m3): (u32, u32, u32, u32);
+    // SAFETY: AVX2 by contract; 0..64 and n-64..n lie in 0..n as n > 64;
+    // the clobbered registers are declared.
+    unsafe {
+        core::arch::asm!(
+            "vmovdqu ymm0, [{a}]",
+            "vmovdqu ymm1, [{a} + 32]",
+            "vmovdqu ymm2, [{a} + {n} - 64]",
+            "vmovdqu ymm3, [{a} + {n} - 32]",
+            "vpcmpeqb ymm0, ymm0, [{b}]",
+            "vpcmpeqb ymm1, ymm1, [{b} + 32]",
+            "vpcmpeqb ymm2, ymm2, [{b} + {n} - 64]",
+            "vpcmpeqb ymm3, ymm3, [{b} + {n} - 32]",
+            "vpmovmskb {m0:e}, ymm0",
+            "vpmovmskb {m1:e}, ymm1",
+            "vpmovmskb {m2:e}, ymm2",
+            "vpmovmskb {m3:e}, ymm3",
+            "vzeroupper",
+            a = in(reg) a,
+            b = in(reg) b,
+            n = in(reg) n,
+            m0 = out(reg) m0,
+            m1 = out(reg) m1,
+            m2 = out(reg) m2,
+            m3 = out(reg) m3,
+            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
+            out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
+            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
+            out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    let head = u64::from(!m0) | u64::from(!m1) << 32;
+    let tail = u64::from(!m2) | u64::from(!m3) << 32;
+    if head != 0 {
+        head.trailing_zeros() as usize
+    } else if tail != 0 {
+        n - 64 + tail.trailing_zeros() as usize
+    } else {
+        n
+    }
+}
+
 /// Whether the first `n` bytes at `a` and `b` are equal, `32 < n <= 128`,
 /// in inline assembly (so it inlines into baseline code): the first and
 /// last 32 bytes (`n <= 64`) or 64 bytes (`n > 64`) as overlapping 32-byte

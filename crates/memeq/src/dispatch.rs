@@ -309,25 +309,19 @@ mod x86 {
             // picked the `avx512` candidate, whose test checked the
             // features this needs; both pointers hold n <= 64 bytes.
             let m = unsafe { avx512::ne_upto64_asm(a, b, n) };
-            if m == 0 {
-                return la.cmp(&lb);
-            }
-            let i = m.trailing_zeros() as usize;
-            // SAFETY: bit i of the mask is set only for i < n.
-            return unsafe { (*a.add(i)).cmp(&*b.add(i)) };
+            // SAFETY: bit t of the mask is set only for a byte t < n.
+            return unsafe { super::order_from_mask(a, b, m, la, lb, |t| t) };
         }
         if class == AVX2 && n > 32 {
             // SAFETY: the class is AVX2 only if `simd_core::select` picked
             // the `avx2` candidate, whose test checked AVX2; both pointers
             // hold 32 < n <= 64 bytes.
             let m = unsafe { avx2::ne_33_64_asm(a, b, n) };
-            if m == 0 {
-                return la.cmp(&lb);
-            }
-            let t = m.trailing_zeros() as usize;
-            let i = if t < 32 { t } else { t + n - 64 };
-            // SAFETY: i < n (bit t is a byte of one of the two blocks).
-            return unsafe { (*a.add(i)).cmp(&*b.add(i)) };
+            // SAFETY: bit t is byte t of the first block (t < 32) or byte
+            // t - 32 of the last one, at n - 32: both below n.
+            return unsafe {
+                super::order_from_mask(a, b, m, la, lb, |t| if t < 32 { t } else { t + n - 64 })
+            };
         }
         if class == UNKNOWN {
             detect();
@@ -410,6 +404,31 @@ pub(crate) unsafe fn eq_upto64(a: *const u8, b: *const u8, n: usize) -> bool {
     return unsafe { scalar::eq_upto64(a, b, n) };
 }
 
+/// `cmp`'s answer from a "differs" mask `m` of the compared bytes: the
+/// lengths `la`, `lb` decide if it is zero, else the byte pair at `at(t)`,
+/// `t` the lowest set bit.
+///
+/// # Safety
+/// `at(t)` must be an index both `a` and `b` can be read at, for the lowest
+/// set bit `t` of a nonzero `m`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn order_from_mask(
+    a: *const u8,
+    b: *const u8,
+    m: u64,
+    la: usize,
+    lb: usize,
+    at: impl Fn(usize) -> usize,
+) -> Ordering {
+    if m == 0 {
+        return la.cmp(&lb);
+    }
+    let i = at(m.trailing_zeros() as usize);
+    // SAFETY: by the caller's contract.
+    unsafe { (*a.add(i)).cmp(&*b.add(i)) }
+}
+
 /// The order of `a` and `b` (lengths `la`, `lb`) from their first
 /// `n = min(la, lb) <= 64` bytes at `a` and `b`: `[u8]::cmp` (no dispatch).
 ///
@@ -431,12 +450,8 @@ pub(crate) unsafe fn cmp_upto64(
     {
         // SAFETY: forwarded; the build enables AVX-512BW and BMI2.
         let m = unsafe { avx512::ne_upto64(a, b, n) };
-        if m == 0 {
-            return la.cmp(&lb);
-        }
-        let i = m.trailing_zeros() as usize;
-        // SAFETY: i < n.
-        return unsafe { (*a.add(i)).cmp(&*b.add(i)) };
+        // SAFETY: bit t of the mask is set only for a byte t < n.
+        return unsafe { order_from_mask(a, b, m, la, lb, |t| t) };
     }
     #[cfg(all(
         target_arch = "x86_64",

@@ -69,6 +69,70 @@ pub(crate) unsafe fn eq_upto64(a: *const u8, b: *const u8, n: usize) -> bool {
     }
 }
 
+/// Inline assembly over the bytes at `a` and `b` (`{a}`, `{b}`, length
+/// `{n}`) ending with `vzeroupper`. `two`: `ymm0`/`ymm1` = the byte-equal
+/// masks of bytes 0..32 and n-32..n (`32 <= n`); `four`: `ymm0`..`ymm3` =
+/// those of 0..32, 32..64, n-64..n-32, n-32..n (`64 <= n`); then the `tail`
+/// instructions and the named operands. Every vector register is declared
+/// clobbered, as a call to `bcmp` would clobber them (the `vzeroupper`
+/// clears the upper halves of all sixteen). Needs AVX2.
+macro_rules! ymm_asm {
+    (
+        two, $a:expr, $b:expr, $n:expr, [$($tail:literal),+ $(,)?]
+        $(, $name:ident = $dir:ident($class:ident) $var:tt)* $(,)?
+    ) => {
+        ymm_asm!(
+            @emit $a, $b, $n,
+            [
+                "vmovdqu ymm0, [{a}]",
+                "vmovdqu ymm1, [{a} + {n} - 32]",
+                "vpcmpeqb ymm0, ymm0, [{b}]",
+                "vpcmpeqb ymm1, ymm1, [{b} + {n} - 32]",
+                $($tail),+
+            ]
+            $(, $name = $dir($class) $var)*
+        )
+    };
+    (
+        four, $a:expr, $b:expr, $n:expr, [$($tail:literal),+ $(,)?]
+        $(, $name:ident = $dir:ident($class:ident) $var:tt)* $(,)?
+    ) => {
+        ymm_asm!(
+            @emit $a, $b, $n,
+            [
+                "vmovdqu ymm0, [{a}]",
+                "vmovdqu ymm1, [{a} + 32]",
+                "vmovdqu ymm2, [{a} + {n} - 64]",
+                "vmovdqu ymm3, [{a} + {n} - 32]",
+                "vpcmpeqb ymm0, ymm0, [{b}]",
+                "vpcmpeqb ymm1, ymm1, [{b} + 32]",
+                "vpcmpeqb ymm2, ymm2, [{b} + {n} - 64]",
+                "vpcmpeqb ymm3, ymm3, [{b} + {n} - 32]",
+                $($tail),+
+            ]
+            $(, $name = $dir($class) $var)*
+        )
+    };
+    (
+        @emit $a:expr, $b:expr, $n:expr, [$($insn:literal),+]
+        $(, $name:ident = $dir:ident($class:ident) $var:tt)*
+    ) => {
+        core::arch::asm!(
+            $($insn,)+
+            "vzeroupper",
+            a = in(reg) $a,
+            b = in(reg) $b,
+            n = in(reg) $n,
+            $($name = $dir($class) $var,)*
+            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
+            out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
+            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
+            out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
+            options(pure, readonly, nostack),
+        )
+    };
+}
+
 /// For `cmp`, `32 < n <= 64`: the "differs" masks of the first and the last
 /// 32 bytes at `a` and `b` (overlapping), as `first | last << 32` (bit `t`
 /// is byte `t` below 32, byte `t + n - 64` from 32 up), in inline assembly
@@ -78,6 +142,12 @@ pub(crate) unsafe fn eq_upto64(a: *const u8, b: *const u8, n: usize) -> bool {
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `32 < n <= 64`; the
 /// CPU must have AVX2 (any caller).
+// Unused in builds that enable AVX-512BW and BMI2 at compile time (their
+// short paths are compiled in, not dispatched).
+#[cfg_attr(
+    all(target_feature = "avx512bw", target_feature = "bmi2"),
+    allow(dead_code)
+)]
 #[inline(always)]
 pub(crate) unsafe fn ne_33_64_asm(a: *const u8, b: *const u8, n: usize) -> u64 {
     debug_assert!(32 < n && n <= 64);
@@ -85,26 +155,13 @@ pub(crate) unsafe fn ne_33_64_asm(a: *const u8, b: *const u8, n: usize) -> u64 {
     // SAFETY: AVX2 by contract; 0..32 and n-32..n lie in 0..n as n > 32;
     // the clobbered registers are declared.
     unsafe {
-        core::arch::asm!(
-            "vmovdqu ymm0, [{a}]",
-            "vmovdqu ymm1, [{a} + {n} - 32]",
-            "vpcmpeqb ymm0, ymm0, [{b}]",
-            "vpcmpeqb ymm1, ymm1, [{b} + {n} - 32]",
-            "vpmovmskb {f:e}, ymm0",
-            "vpmovmskb {l:e}, ymm1",
-            "vzeroupper",
-            a = in(reg) a,
-            b = in(reg) b,
-            n = in(reg) n,
+        ymm_asm!(
+            two, a, b, n,
+            ["vpmovmskb {f:e}, ymm0", "vpmovmskb {l:e}, ymm1"],
             f = out(reg) first,
             l = out(reg) last,
-            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-            out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
-            out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
-            options(pure, readonly, nostack),
-        );
-    }
+        )
+    };
     u64::from(!first) | u64::from(!last) << 32
 }
 
@@ -115,6 +172,12 @@ pub(crate) unsafe fn ne_33_64_asm(a: *const u8, b: *const u8, n: usize) -> u64 {
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `64 < n <= 128`; the
 /// CPU must have AVX2 (any caller).
+// Unused in builds that enable AVX-512BW and BMI2 at compile time (their
+// short paths are compiled in, not dispatched).
+#[cfg_attr(
+    all(target_feature = "avx512bw", target_feature = "bmi2"),
+    allow(dead_code)
+)]
 #[inline(always)]
 pub(crate) unsafe fn mismatch_65_128_asm(a: *const u8, b: *const u8, n: usize) -> usize {
     debug_assert!(64 < n && n <= 128);
@@ -122,34 +185,20 @@ pub(crate) unsafe fn mismatch_65_128_asm(a: *const u8, b: *const u8, n: usize) -
     // SAFETY: AVX2 by contract; 0..64 and n-64..n lie in 0..n as n > 64;
     // the clobbered registers are declared.
     unsafe {
-        core::arch::asm!(
-            "vmovdqu ymm0, [{a}]",
-            "vmovdqu ymm1, [{a} + 32]",
-            "vmovdqu ymm2, [{a} + {n} - 64]",
-            "vmovdqu ymm3, [{a} + {n} - 32]",
-            "vpcmpeqb ymm0, ymm0, [{b}]",
-            "vpcmpeqb ymm1, ymm1, [{b} + 32]",
-            "vpcmpeqb ymm2, ymm2, [{b} + {n} - 64]",
-            "vpcmpeqb ymm3, ymm3, [{b} + {n} - 32]",
-            "vpmovmskb {m0:e}, ymm0",
-            "vpmovmskb {m1:e}, ymm1",
-            "vpmovmskb {m2:e}, ymm2",
-            "vpmovmskb {m3:e}, ymm3",
-            "vzeroupper",
-            a = in(reg) a,
-            b = in(reg) b,
-            n = in(reg) n,
+        ymm_asm!(
+            four, a, b, n,
+            [
+                "vpmovmskb {m0:e}, ymm0",
+                "vpmovmskb {m1:e}, ymm1",
+                "vpmovmskb {m2:e}, ymm2",
+                "vpmovmskb {m3:e}, ymm3",
+            ],
             m0 = out(reg) m0,
             m1 = out(reg) m1,
             m2 = out(reg) m2,
             m3 = out(reg) m3,
-            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-            out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
-            out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
-            options(pure, readonly, nostack),
-        );
-    }
+        )
+    };
     let head = u64::from(!m0) | u64::from(!m1) << 32;
     let tail = u64::from(!m2) | u64::from(!m3) << 32;
     if head != 0 {
@@ -174,67 +223,49 @@ pub(crate) unsafe fn mismatch_65_128_asm(a: *const u8, b: *const u8, n: usize) -
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `32 < n <= 128`; the
 /// CPU must have AVX2 (any caller).
+// Unused in builds that enable AVX-512BW and BMI2 at compile time (their
+// short paths are compiled in, not dispatched).
+#[cfg_attr(
+    all(target_feature = "avx512bw", target_feature = "bmi2"),
+    allow(dead_code)
+)]
 #[inline(always)]
 pub(crate) unsafe fn eq_33_128_asm(a: *const u8, b: *const u8, n: usize) -> bool {
     debug_assert!(32 < n && n <= 128);
-    // The compare instructions (ending with the AND of all blocks in
-    // ymm0), then the shared test, `vzeroupper`, operands and clobbers.
-    macro_rules! compare {
-        ($($insn:literal),+ $(,)?) => {{
-            let equal: u8;
-            core::arch::asm!(
-                $($insn,)+
-                "vpmovmskb {m:e}, ymm0",
-                "vzeroupper",
-                "cmp {m:e}, -1",
-                "sete {r}",
-                a = in(reg) a,
-                b = in(reg) b,
-                n = in(reg) n,
-                m = out(reg) _,
-                r = out(reg_byte) equal,
-                out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-                out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-                out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
-                out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
-                options(pure, readonly, nostack),
-            );
-            // SAFETY: `sete` writes 0 or 1.
-            core::hint::assert_unchecked(equal <= 1);
-            equal
-        }};
-    }
-    let equal = if n <= 64 {
+    let equal: u8;
+    if n <= 64 {
         // SAFETY: AVX2 by contract; 0..32 and n-32..n lie in 0..n as
         // n > 32; the clobbered registers are declared.
         unsafe {
-            compare!(
-                "vmovdqu ymm0, [{a}]",
-                "vmovdqu ymm1, [{a} + {n} - 32]",
-                "vpcmpeqb ymm0, ymm0, [{b}]",
-                "vpcmpeqb ymm1, ymm1, [{b} + {n} - 32]",
-                "vpand ymm0, ymm0, ymm1",
+            ymm_asm!(
+                two, a, b, n,
+                ["vpand ymm0, ymm0, ymm1", "vpmovmskb {m:e}, ymm0", "cmp {m:e}, -1", "sete {r}"],
+                m = out(reg) _,
+                r = out(reg_byte) equal,
             )
         }
     } else {
         // SAFETY: AVX2 by contract; 0..64 and n-64..n lie in 0..n as
         // n > 64; the clobbered registers are declared.
         unsafe {
-            compare!(
-                "vmovdqu ymm0, [{a}]",
-                "vmovdqu ymm1, [{a} + 32]",
-                "vmovdqu ymm2, [{a} + {n} - 64]",
-                "vmovdqu ymm3, [{a} + {n} - 32]",
-                "vpcmpeqb ymm0, ymm0, [{b}]",
-                "vpcmpeqb ymm1, ymm1, [{b} + 32]",
-                "vpcmpeqb ymm2, ymm2, [{b} + {n} - 64]",
-                "vpcmpeqb ymm3, ymm3, [{b} + {n} - 32]",
-                "vpand ymm0, ymm0, ymm1",
-                "vpand ymm2, ymm2, ymm3",
-                "vpand ymm0, ymm0, ymm2",
+            ymm_asm!(
+                four, a, b, n,
+                [
+                    "vpand ymm0, ymm0, ymm1",
+                    "vpand ymm2, ymm2, ymm3",
+                    "vpand ymm0, ymm0, ymm2",
+                    "vpmovmskb {m:e}, ymm0",
+                    "cmp {m:e}, -1",
+                    "sete {r}",
+                ],
+                m = out(reg) _,
+                r = out(reg_byte) equal,
             )
         }
-    };
+    }
+    // SAFETY: `sete` writes 0 or 1; knowing it spares the caller a `test`
+    // + `setne` to make a `bool` of it.
+    unsafe { core::hint::assert_unchecked(equal <= 1) };
     equal != 0
 }
 

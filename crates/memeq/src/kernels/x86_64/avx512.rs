@@ -48,6 +48,81 @@ pub(crate) unsafe fn ne_upto64(a: *const u8, b: *const u8, n: usize) -> u64 {
     }
 }
 
+/// The masked compares of the first `n <= 64` bytes at `a` and `b` (inline
+/// assembly; no branch on `n`): the mask `bzhi(!0, n)` (in `{m}`) in `k2`,
+/// its high half in `k3`, bytes 0..32 and 32..64 of `a` loaded under them
+/// and compared with `b`'s, leaving the "differs" masks in `k1` (bytes
+/// 0..32) and `k4` (32..64); then the `tail` instructions, which read
+/// those. `m` is `{m}`'s output (`_` or a `u64`); extra operands follow.
+/// Clobbers `zmm16`, `zmm17`, `k1`..`k4`. Needs AVX-512F/BW/VL and BMI2.
+macro_rules! upto64_asm {
+    (
+        $a:expr, $b:expr, $n:expr, m = $m:tt, [$($tail:literal),+]
+        $(, $name:ident = $dir:ident($class:ident) $var:tt)* $(,)?
+    ) => {
+        core::arch::asm!(
+            "bzhi {m}, {ones}, {n}",
+            "kmovq k2, {m}",
+            "kshiftrq k3, k2, 32",
+            "vmovdqu8 ymm16{{k2}}{{z}}, [{a}]",
+            "vmovdqu8 ymm17{{k3}}{{z}}, [{a} + 32]",
+            "vpcmpneqb k1{{k2}}, ymm16, [{b}]",
+            "vpcmpneqb k4{{k3}}, ymm17, [{b} + 32]",
+            $($tail),+,
+            a = in(reg) $a,
+            b = in(reg) $b,
+            n = in(reg) $n,
+            ones = in(reg) u64::MAX,
+            m = out(reg) $m,
+            $($name = $dir($class) $var,)*
+            out("zmm16") _,
+            out("zmm17") _,
+            out("k1") _,
+            out("k2") _,
+            out("k3") _,
+            out("k4") _,
+            options(pure, readonly, nostack),
+        )
+    };
+}
+
+/// The compares of the first and the last 64 bytes at `a` and `b`, `64 < n
+/// <= 128` (inline assembly): "differs" masks of bytes 0..32, 32..64,
+/// n-64..n-32 and n-32..n in `k1`..`k4`; then the `tail` instructions and
+/// the extra operands. Clobbers `zmm16`..`zmm19`, `k1`..`k4`. Needs
+/// AVX-512F/BW/VL.
+macro_rules! upto128_asm {
+    (
+        $a:expr, $b:expr, $n:expr, [$($tail:literal),+]
+        $(, $name:ident = $dir:ident($class:ident) $var:tt)* $(,)?
+    ) => {
+        core::arch::asm!(
+            "vmovdqu8 ymm16, [{a}]",
+            "vmovdqu8 ymm17, [{a} + 32]",
+            "vmovdqu8 ymm18, [{a} + {n} - 64]",
+            "vmovdqu8 ymm19, [{a} + {n} - 32]",
+            "vpcmpneqb k1, ymm16, [{b}]",
+            "vpcmpneqb k2, ymm17, [{b} + 32]",
+            "vpcmpneqb k3, ymm18, [{b} + {n} - 64]",
+            "vpcmpneqb k4, ymm19, [{b} + {n} - 32]",
+            $($tail),+,
+            a = in(reg) $a,
+            b = in(reg) $b,
+            n = in(reg) $n,
+            $($name = $dir($class) $var,)*
+            out("zmm16") _,
+            out("zmm17") _,
+            out("zmm18") _,
+            out("zmm19") _,
+            out("k1") _,
+            out("k2") _,
+            out("k3") _,
+            out("k4") _,
+            options(pure, readonly, nostack),
+        )
+    };
+}
+
 /// Whether the first `n` bytes at `a` and `b` are equal, `n <= 64`, with no
 /// branch on `n`: bytes 0..32 and 32..64 as two 32-byte compares under the
 /// low and high halves of the mask `bzhi(!0, n)` (masked loads: bytes at and
@@ -79,30 +154,7 @@ pub(crate) unsafe fn eq_upto64_asm(a: *const u8, b: *const u8, n: usize) -> bool
     // which are readable (masked-off bytes are not accessed and cannot
     // fault); the clobbered vector and mask registers are declared.
     unsafe {
-        core::arch::asm!(
-            "bzhi {m}, {ones}, {n}",
-            "kmovq k2, {m}",
-            "kshiftrq k3, k2, 32",
-            "vmovdqu8 ymm16{{k2}}{{z}}, [{a}]",
-            "vmovdqu8 ymm17{{k3}}{{z}}, [{a} + 32]",
-            "vpcmpneqb k1{{k2}}, ymm16, [{b}]",
-            "vpcmpneqb k4{{k3}}, ymm17, [{b} + 32]",
-            "kortestd k1, k4",
-            "setz {r}",
-            a = in(reg) a,
-            b = in(reg) b,
-            n = in(reg) n,
-            ones = in(reg) u64::MAX,
-            m = out(reg) _,
-            r = out(reg_byte) equal,
-            out("zmm16") _,
-            out("zmm17") _,
-            out("k1") _,
-            out("k2") _,
-            out("k3") _,
-            out("k4") _,
-            options(pure, readonly, nostack),
-        );
+        upto64_asm!(a, b, n, m = _, ["kortestd k1, k4", "setz {r}"], r = out(reg_byte) equal);
         // SAFETY: `setz` writes 0 or 1; knowing it spares the caller a
         // `test` + `setne` to make a `bool` of it.
         core::hint::assert_unchecked(equal <= 1);
@@ -116,6 +168,12 @@ pub(crate) unsafe fn eq_upto64_asm(a: *const u8, b: *const u8, n: usize) -> bool
 ///
 /// # Safety
 /// As [`eq_upto64_asm`].
+// Unused in builds that enable AVX-512BW and BMI2 at compile time (their
+// short paths are compiled in, not dispatched).
+#[cfg_attr(
+    all(target_feature = "avx512bw", target_feature = "bmi2"),
+    allow(dead_code)
+)]
 #[inline(always)]
 pub(crate) unsafe fn ne_upto64_asm(a: *const u8, b: *const u8, n: usize) -> u64 {
     debug_assert!(n <= 64);
@@ -123,31 +181,7 @@ pub(crate) unsafe fn ne_upto64_asm(a: *const u8, b: *const u8, n: usize) -> u64 
     // SAFETY: as in `eq_upto64_asm`: the features by contract; every load
     // is masked to bytes 0..n, which are readable; the clobbered vector and
     // mask registers are declared.
-    unsafe {
-        core::arch::asm!(
-            "bzhi {m}, {ones}, {n}",
-            "kmovq k2, {m}",
-            "kshiftrq k3, k2, 32",
-            "vmovdqu8 ymm16{{k2}}{{z}}, [{a}]",
-            "vmovdqu8 ymm17{{k3}}{{z}}, [{a} + 32]",
-            "vpcmpneqb k1{{k2}}, ymm16, [{b}]",
-            "vpcmpneqb k4{{k3}}, ymm17, [{b} + 32]",
-            "kunpckdq k1, k4, k1",
-            "kmovq {m}, k1",
-            a = in(reg) a,
-            b = in(reg) b,
-            n = in(reg) n,
-            ones = in(reg) u64::MAX,
-            m = out(reg) ne,
-            out("zmm16") _,
-            out("zmm17") _,
-            out("k1") _,
-            out("k2") _,
-            out("k3") _,
-            out("k4") _,
-            options(pure, readonly, nostack),
-        );
-    }
+    unsafe { upto64_asm!(a, b, n, m = ne, ["kunpckdq k1, k4, k1", "kmovq {m}, k1"]) };
     ne
 }
 
@@ -157,41 +191,27 @@ pub(crate) unsafe fn ne_upto64_asm(a: *const u8, b: *const u8, n: usize) -> u64 
 ///
 /// # Safety
 /// As [`eq_65_128_asm`].
+// Unused in builds that enable AVX-512BW and BMI2 at compile time (their
+// short paths are compiled in, not dispatched).
+#[cfg_attr(
+    all(target_feature = "avx512bw", target_feature = "bmi2"),
+    allow(dead_code)
+)]
 #[inline(always)]
 pub(crate) unsafe fn mismatch_65_128_asm(a: *const u8, b: *const u8, n: usize) -> usize {
     debug_assert!(64 < n && n <= 128);
     let (head, tail): (u64, u64);
     // SAFETY: as in `eq_65_128_asm`.
     unsafe {
-        core::arch::asm!(
-            "vmovdqu8 ymm16, [{a}]",
-            "vmovdqu8 ymm17, [{a} + 32]",
-            "vmovdqu8 ymm18, [{a} + {n} - 64]",
-            "vmovdqu8 ymm19, [{a} + {n} - 32]",
-            "vpcmpneqb k1, ymm16, [{b}]",
-            "vpcmpneqb k2, ymm17, [{b} + 32]",
-            "vpcmpneqb k3, ymm18, [{b} + {n} - 64]",
-            "vpcmpneqb k4, ymm19, [{b} + {n} - 32]",
-            "kunpckdq k1, k2, k1",
-            "kunpckdq k3, k4, k3",
-            "kmovq {h}, k1",
-            "kmovq {t}, k3",
-            a = in(reg) a,
-            b = in(reg) b,
-            n = in(reg) n,
+        upto128_asm!(
+            a,
+            b,
+            n,
+            ["kunpckdq k1, k2, k1", "kunpckdq k3, k4, k3", "kmovq {h}, k1", "kmovq {t}, k3"],
             h = out(reg) head,
             t = out(reg) tail,
-            out("zmm16") _,
-            out("zmm17") _,
-            out("zmm18") _,
-            out("zmm19") _,
-            out("k1") _,
-            out("k2") _,
-            out("k3") _,
-            out("k4") _,
-            options(pure, readonly, nostack),
-        );
-    }
+        )
+    };
     if head != 0 {
         head.trailing_zeros() as usize
     } else if tail != 0 {
@@ -218,32 +238,12 @@ pub(crate) unsafe fn eq_65_128_asm(a: *const u8, b: *const u8, n: usize) -> bool
     // SAFETY: the features by contract; 0..64 and n-64..n lie in 0..n as
     // n > 64; the clobbered registers are declared.
     unsafe {
-        core::arch::asm!(
-            "vmovdqu8 ymm16, [{a}]",
-            "vmovdqu8 ymm17, [{a} + 32]",
-            "vmovdqu8 ymm18, [{a} + {n} - 64]",
-            "vmovdqu8 ymm19, [{a} + {n} - 32]",
-            "vpcmpneqb k1, ymm16, [{b}]",
-            "vpcmpneqb k2, ymm17, [{b} + 32]",
-            "vpcmpneqb k3, ymm18, [{b} + {n} - 64]",
-            "vpcmpneqb k4, ymm19, [{b} + {n} - 32]",
-            "kord k1, k1, k2",
-            "kord k3, k3, k4",
-            "kortestd k1, k3",
-            "setz {r}",
-            a = in(reg) a,
-            b = in(reg) b,
-            n = in(reg) n,
+        upto128_asm!(
+            a,
+            b,
+            n,
+            ["kord k1, k1, k2", "kord k3, k3, k4", "kortestd k1, k3", "setz {r}"],
             r = out(reg_byte) equal,
-            out("zmm16") _,
-            out("zmm17") _,
-            out("zmm18") _,
-            out("zmm19") _,
-            out("k1") _,
-            out("k2") _,
-            out("k3") _,
-            out("k4") _,
-            options(pure, readonly, nostack),
         );
         // SAFETY: `setz` writes 0 or 1.
         core::hint::assert_unchecked(equal <= 1);

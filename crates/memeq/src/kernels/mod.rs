@@ -6,7 +6,13 @@
 
 pub(crate) mod scalar;
 
+// Builds that enable AVX-512BW and BMI2 at compile time compile the short
+// paths in instead of dispatching them, leaving some of these unused.
 #[cfg(target_arch = "x86_64")]
+#[cfg_attr(
+    all(target_feature = "avx512bw", target_feature = "bmi2"),
+    allow(dead_code)
+)]
 pub(crate) mod x86_64 {
     //! x86_64 kernels: SSE2 (the target's baseline), AVX2 and AVX-512BW.
     pub(crate) mod avx2;

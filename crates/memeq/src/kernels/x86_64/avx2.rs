@@ -142,12 +142,6 @@ macro_rules! ymm_asm {
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `32 < n <= 64`; the
 /// CPU must have AVX2 (any caller).
-// Unused in builds that enable AVX-512BW and BMI2 at compile time (their
-// short paths are compiled in, not dispatched).
-#[cfg_attr(
-    all(target_feature = "avx512bw", target_feature = "bmi2"),
-    allow(dead_code)
-)]
 #[inline(always)]
 pub(crate) unsafe fn ne_33_64_asm(a: *const u8, b: *const u8, n: usize) -> u64 {
     debug_assert!(32 < n && n <= 64);
@@ -172,12 +166,6 @@ pub(crate) unsafe fn ne_33_64_asm(a: *const u8, b: *const u8, n: usize) -> u64 {
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `64 < n <= 128`; the
 /// CPU must have AVX2 (any caller).
-// Unused in builds that enable AVX-512BW and BMI2 at compile time (their
-// short paths are compiled in, not dispatched).
-#[cfg_attr(
-    all(target_feature = "avx512bw", target_feature = "bmi2"),
-    allow(dead_code)
-)]
 #[inline(always)]
 pub(crate) unsafe fn mismatch_65_128_asm(a: *const u8, b: *const u8, n: usize) -> usize {
     debug_assert!(64 < n && n <= 128);
@@ -223,12 +211,6 @@ pub(crate) unsafe fn mismatch_65_128_asm(a: *const u8, b: *const u8, n: usize) -
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `32 < n <= 128`; the
 /// CPU must have AVX2 (any caller).
-// Unused in builds that enable AVX-512BW and BMI2 at compile time (their
-// short paths are compiled in, not dispatched).
-#[cfg_attr(
-    all(target_feature = "avx512bw", target_feature = "bmi2"),
-    allow(dead_code)
-)]
 #[inline(always)]
 pub(crate) unsafe fn eq_33_128_asm(a: *const u8, b: *const u8, n: usize) -> bool {
     debug_assert!(32 < n && n <= 128);

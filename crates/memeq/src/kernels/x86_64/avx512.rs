@@ -168,12 +168,6 @@ pub(crate) unsafe fn eq_upto64_asm(a: *const u8, b: *const u8, n: usize) -> bool
 ///
 /// # Safety
 /// As [`eq_upto64_asm`].
-// Unused in builds that enable AVX-512BW and BMI2 at compile time (their
-// short paths are compiled in, not dispatched).
-#[cfg_attr(
-    all(target_feature = "avx512bw", target_feature = "bmi2"),
-    allow(dead_code)
-)]
 #[inline(always)]
 pub(crate) unsafe fn ne_upto64_asm(a: *const u8, b: *const u8, n: usize) -> u64 {
     debug_assert!(n <= 64);
@@ -191,12 +185,6 @@ pub(crate) unsafe fn ne_upto64_asm(a: *const u8, b: *const u8, n: usize) -> u64 
 ///
 /// # Safety
 /// As [`eq_65_128_asm`].
-// Unused in builds that enable AVX-512BW and BMI2 at compile time (their
-// short paths are compiled in, not dispatched).
-#[cfg_attr(
-    all(target_feature = "avx512bw", target_feature = "bmi2"),
-    allow(dead_code)
-)]
 #[inline(always)]
 pub(crate) unsafe fn mismatch_65_128_asm(a: *const u8, b: *const u8, n: usize) -> usize {
     debug_assert!(64 < n && n <= 128);

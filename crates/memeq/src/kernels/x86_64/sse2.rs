@@ -92,12 +92,6 @@ pub(crate) unsafe fn eq_upto64(a: *const u8, b: *const u8, n: usize) -> bool {
 ///
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `64 < n <= 128`.
-// Unused in builds that enable AVX-512BW and BMI2 at compile time (their
-// short paths are compiled in, not dispatched).
-#[cfg_attr(
-    all(target_feature = "avx512bw", target_feature = "bmi2"),
-    allow(dead_code)
-)]
 #[inline(always)]
 pub(crate) unsafe fn eq_65_128(a: *const u8, b: *const u8, n: usize) -> bool {
     debug_assert!(64 < n && n <= 128);
@@ -131,12 +125,6 @@ pub(crate) unsafe fn eq_65_128(a: *const u8, b: *const u8, n: usize) -> bool {
 ///
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `n <= 64`.
-// Unused in builds that enable AVX-512BW and BMI2 at compile time (their
-// short paths are compiled in, not dispatched).
-#[cfg_attr(
-    all(target_feature = "avx512bw", target_feature = "bmi2"),
-    allow(dead_code)
-)]
 #[inline(always)]
 pub(crate) unsafe fn cmp_upto64(
     a: *const u8,

@@ -18,6 +18,20 @@ pub(crate) mod x86_64 {
     pub(crate) mod avx2;
     pub(crate) mod avx512;
     pub(crate) mod sse2;
+
+    /// The first differing byte of `64 < n <= 128` bytes from the "differs"
+    /// masks of their first 64 bytes (`head`) and their last 64 (`tail`,
+    /// bit `t` = byte `n - 64 + t`), or `n` if neither has a bit set.
+    #[inline(always)]
+    pub(crate) fn first_of_ends(head: u64, tail: u64, n: usize) -> usize {
+        if head != 0 {
+            head.trailing_zeros() as usize
+        } else if tail != 0 {
+            n - 64 + tail.trailing_zeros() as usize
+        } else {
+            n
+        }
+    }
 }
 
 #[cfg(target_arch = "aarch64")]

@@ -49,8 +49,7 @@ pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut Uninit<DENSE_BODY>)
     unsafe {
         let (r, o) = (src.add(last * REGS), out.add(last * BYTES));
         block::<{ WORDS - 1 }>(r, o);
-        let x = r.add(REGS - 8).cast::<u64>().read_unaligned();
-        let b = _pext_u64(x, 0x3f3f_3f3f_3f3f_3f3f).to_le_bytes();
+        let b = packed_word(r.add(REGS - 8)).to_le_bytes();
         core::ptr::copy_nonoverlapping(b.as_ptr(), o.add(BYTES - 6), 6);
     }
 }
@@ -87,6 +86,21 @@ unsafe fn block<const W: usize>(r: *const u8, o: *mut u8) {
     }
 }
 
+/// The 8 registers at `p` packed into the low 6 bytes of a `u64` (the low
+/// 6 bits of each byte, in order; the top 16 bits zero).
+///
+/// # Safety
+/// BMI2; `p` valid for 8 bytes of reads.
+#[inline]
+#[target_feature(enable = "bmi2")]
+unsafe fn packed_word(p: *const u8) -> u64 {
+    // SAFETY: the caller vouches for the 8 bytes.
+    _pext_u64(
+        unsafe { p.cast::<u64>().read_unaligned() },
+        0x3f3f_3f3f_3f3f_3f3f,
+    )
+}
+
 /// Packs the 8 registers at `p` into 6 bytes at `o` (writing 8: the last two
 /// are zero).
 ///
@@ -96,9 +110,5 @@ unsafe fn block<const W: usize>(r: *const u8, o: *mut u8) {
 #[target_feature(enable = "bmi2")]
 unsafe fn put_word(p: *const u8, o: *mut u8) {
     // SAFETY: the caller vouches for both ranges.
-    unsafe {
-        let x = p.cast::<u64>().read_unaligned();
-        o.cast::<u64>()
-            .write_unaligned(_pext_u64(x, 0x3f3f_3f3f_3f3f_3f3f).to_le());
-    }
+    unsafe { o.cast::<u64>().write_unaligned(packed_word(p).to_le()) }
 }

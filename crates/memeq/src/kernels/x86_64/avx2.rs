@@ -189,13 +189,7 @@ pub(crate) unsafe fn mismatch_65_128_asm(a: *const u8, b: *const u8, n: usize) -
     };
     let head = u64::from(!m0) | u64::from(!m1) << 32;
     let tail = u64::from(!m2) | u64::from(!m3) << 32;
-    if head != 0 {
-        head.trailing_zeros() as usize
-    } else if tail != 0 {
-        n - 64 + tail.trailing_zeros() as usize
-    } else {
-        n
-    }
+    super::first_of_ends(head, tail, n)
 }
 
 /// Whether the first `n` bytes at `a` and `b` are equal, `32 < n <= 128`,

@@ -200,13 +200,7 @@ pub(crate) unsafe fn mismatch_65_128_asm(a: *const u8, b: *const u8, n: usize) -
             t = out(reg) tail,
         )
     };
-    if head != 0 {
-        head.trailing_zeros() as usize
-    } else if tail != 0 {
-        n - 64 + tail.trailing_zeros() as usize
-    } else {
-        n
-    }
+    super::first_of_ends(head, tail, n)
 }
 
 /// Whether the first `n` bytes at `a` and `b` are equal, `64 < n <= 128`:

@@ -416,20 +416,32 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
     add(
         "package",
         "cargo package --workspace (published crates)",
-        Box::new(|_, log| {
-            run_cell(
-                Command::new(cargo()).args([
-                    "package",
-                    "--workspace",
-                    "--allow-dirty",
-                    "--exclude",
-                    "xtask",
-                    "--exclude",
-                    "benches",
-                ]),
+        Box::new(|ctx, log| {
+            // A build directory of its own, empty at the start: cargo takes a
+            // compiled registry crate of the same name, version and registry
+            // path as fresh without looking at its sources, so an earlier
+            // run's cpu-detect would be linked into this run's verification.
+            let target = ctx.root.join(PACKAGE_TARGET);
+            let _ = std::fs::remove_dir_all(&target);
+            forget_packaged(&ctx.root, log);
+            let outcome = run_cell(
+                Command::new(cargo())
+                    .args([
+                        "package",
+                        "--workspace",
+                        "--allow-dirty",
+                        "--exclude",
+                        "xtask",
+                        "--exclude",
+                        "benches",
+                        "--target-dir",
+                    ])
+                    .arg(&target),
                 "all crates package and verify",
                 log,
-            )
+            );
+            forget_packaged(&ctx.root, log);
+            outcome
         }),
     );
     add(
@@ -612,6 +624,76 @@ fn test_cell_on(
     }
 }
 
+/// The package cell's build directory.
+const PACKAGE_TARGET: &str = "target/package-check";
+
+/// `cargo package --workspace` verifies each crate against the ones packaged
+/// before it through a local registry, which cargo unpacks into
+/// `$CARGO_HOME/registry/src/-<hash of the checkout's path>/<name>-<version>`
+/// and never unpacks again while that directory exists. A checkout at the path
+/// of an earlier run (a CI machine's) would then verify a crate against the
+/// earlier run's sources of its dependencies (CI failed so: simd-core against
+/// a cpu-detect without `Vendor`). Removes those unpacked copies of this
+/// workspace's crates (only in unnamed, local registries, never crates.io's),
+/// and the directories left empty.
+fn forget_packaged(root: &Path, log: &Path) {
+    let names: Vec<String> = util::output(
+        Command::new(cargo())
+            .args(["metadata", "--no-deps", "--format-version", "1"])
+            .current_dir(root),
+    )
+    .and_then(|out| serde_json::from_str::<serde_json::Value>(&out).ok())
+    .and_then(|v| {
+        let packages = v["packages"].as_array()?;
+        Some(
+            packages
+                .iter()
+                .filter_map(|p| Some(format!("{}-", p["name"].as_str()?)))
+                .collect(),
+        )
+    })
+    .unwrap_or_default();
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")));
+    let Some(Ok(registries)) = home.map(|h| std::fs::read_dir(h.join("registry/src"))) else {
+        return;
+    };
+    let mut removed = Vec::new();
+    for registry in registries.flatten() {
+        if !registry.file_name().to_string_lossy().starts_with('-') {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(registry.path()) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let ours = names.iter().any(|n| {
+                name.strip_prefix(n.as_str())
+                    .is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit()))
+            });
+            if ours && std::fs::remove_dir_all(entry.path()).is_ok() {
+                removed.push(entry.path());
+            }
+        }
+        // Only succeeds when nothing else is left in it.
+        let _ = std::fs::remove_dir(registry.path());
+    }
+    if !removed.is_empty() {
+        use std::io::Write;
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(log)
+        {
+            for p in &removed {
+                let _ = writeln!(f, "removed unpacked copy {}", p.display());
+            }
+        }
+    }
+}
+
 /// Build directories that no cell after `cell` reads: removed when it ends
 /// (cells always run in the order of [`cells`]).
 fn scratch_after(cell: &str) -> &'static [&'static str] {
@@ -624,7 +706,7 @@ fn scratch_after(cell: &str) -> &'static [&'static str] {
         "miri" => &["target/miri"],
         "asan" => &["target/asan"],
         "fuzz" => &["fuzz/target"],
-        "package" => &["target/package"],
+        "package" => &[PACKAGE_TARGET],
         _ => &[],
     }
 }

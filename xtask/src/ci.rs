@@ -417,12 +417,17 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
         "package",
         "cargo package --workspace (published crates)",
         Box::new(|ctx, log| {
-            // A build directory of its own, empty at the start: cargo takes a
+            // A build directory of its own, new in every run: cargo takes a
             // compiled registry crate of the same name, version and registry
             // path as fresh without looking at its sources, so an earlier
             // run's cpu-detect would be linked into this run's verification.
-            let target = ctx.root.join(PACKAGE_TARGET);
-            let _ = std::fs::remove_dir_all(&target);
+            // A new path also means a new local registry, unpacked afresh
+            // even where `forget_packaged` cannot remove old copies.
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos());
+            let _ = std::fs::remove_dir_all(ctx.root.join(PACKAGE_TARGET));
+            let target = ctx.root.join(PACKAGE_TARGET).join(format!("run-{nanos}"));
             forget_packaged(&ctx.root, log);
             let outcome = run_cell(
                 Command::new(cargo())
@@ -624,7 +629,7 @@ fn test_cell_on(
     }
 }
 
-/// The package cell's build directory.
+/// The package cell's build directories (one per run, under this).
 const PACKAGE_TARGET: &str = "target/package-check";
 
 /// `cargo package --workspace` verifies each crate against the ones packaged

@@ -428,7 +428,8 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                 .map_or(0, |d| d.as_nanos());
             let _ = std::fs::remove_dir_all(ctx.root.join(PACKAGE_TARGET));
             let target = ctx.root.join(PACKAGE_TARGET).join(format!("run-{nanos}"));
-            forget_packaged(&ctx.root, log);
+            let crates = workspace_crates(&ctx.root);
+            forget_packaged(&crates, log);
             let outcome = run_cell(
                 Command::new(cargo())
                     .args([
@@ -445,7 +446,7 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                 "all crates package and verify",
                 log,
             );
-            forget_packaged(&ctx.root, log);
+            forget_packaged(&crates, log);
             outcome
         }),
     );
@@ -632,17 +633,10 @@ fn test_cell_on(
 /// The package cell's build directories (one per run, under this).
 const PACKAGE_TARGET: &str = "target/package-check";
 
-/// `cargo package --workspace` verifies each crate against the ones packaged
-/// before it through a local registry, which cargo unpacks into
-/// `$CARGO_HOME/registry/src/-<hash of the checkout's path>/<name>-<version>`
-/// and never unpacks again while that directory exists. A checkout at the path
-/// of an earlier run (a CI machine's) would then verify a crate against the
-/// earlier run's sources of its dependencies (CI failed so: simd-core against
-/// a cpu-detect without `Vendor`). Removes those unpacked copies of this
-/// workspace's crates (only in unnamed, local registries, never crates.io's),
-/// and the directories left empty.
-fn forget_packaged(root: &Path, log: &Path) {
-    let names: Vec<String> = util::output(
+/// The names of the workspace's packages (`cargo metadata`), empty if that
+/// fails.
+fn workspace_crates(root: &Path) -> Vec<String> {
+    util::output(
         Command::new(cargo())
             .args(["metadata", "--no-deps", "--format-version", "1"])
             .current_dir(root),
@@ -653,18 +647,29 @@ fn forget_packaged(root: &Path, log: &Path) {
         Some(
             packages
                 .iter()
-                .filter_map(|p| Some(format!("{}-", p["name"].as_str()?)))
+                .filter_map(|p| Some(p["name"].as_str()?.to_string()))
                 .collect(),
         )
     })
-    .unwrap_or_default();
+    .unwrap_or_default()
+}
+
+/// `cargo package --workspace` verifies each crate against the ones packaged
+/// before it through a local registry, which cargo unpacks into
+/// `$CARGO_HOME/registry/src/-<hash of that registry's path>/<name>-<version>`
+/// and never unpacks again while that directory exists. A checkout at the path
+/// of an earlier run (a CI machine's) would then verify a crate against the
+/// earlier run's sources of its dependencies (CI failed so: simd-core against
+/// a cpu-detect without `Vendor`). Removes those unpacked copies of the
+/// `crates` (only in unnamed, local registries, never crates.io's), and the
+/// directories left empty.
+fn forget_packaged(crates: &[String], log: &Path) {
     let home = std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")));
     let Some(Ok(registries)) = home.map(|h| std::fs::read_dir(h.join("registry/src"))) else {
         return;
     };
-    let mut removed = Vec::new();
     for registry in registries.flatten() {
         if !registry.file_name().to_string_lossy().starts_with('-') {
             continue;
@@ -674,28 +679,19 @@ fn forget_packaged(root: &Path, log: &Path) {
         };
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            let ours = names.iter().any(|n| {
-                name.strip_prefix(n.as_str())
+            // `<crate>-<version>`, the version starting with a digit.
+            let ours = crates.iter().any(|c| {
+                name.strip_prefix(c.as_str())
+                    .and_then(|v| v.strip_prefix('-'))
                     .is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit()))
             });
             if ours && std::fs::remove_dir_all(entry.path()).is_ok() {
-                removed.push(entry.path());
+                let line = format!("removed unpacked copy {}", entry.path().display());
+                let _ = util::append(log, &line);
             }
         }
         // Only succeeds when nothing else is left in it.
         let _ = std::fs::remove_dir(registry.path());
-    }
-    if !removed.is_empty() {
-        use std::io::Write;
-        if let Ok(mut f) = std::fs::OpenOptions::new()
-            .append(true)
-            .create(true)
-            .open(log)
-        {
-            for p in &removed {
-                let _ = writeln!(f, "removed unpacked copy {}", p.display());
-            }
-        }
     }
 }
 

@@ -249,7 +249,7 @@ pub fn golden(root: &Path, log: &Path) -> Result<String, GoldenError> {
             "VALKEY_URL"
         };
         env.push((var.to_string(), s.url()));
-        let _ = append(log, &format!("{} at {} ({})", s.name, s.url(), s.version));
+        let _ = util::append(log, &format!("{} at {} ({})", s.name, s.url(), s.version));
     }
     let mut failures = Vec::new();
     for krate in &tests {
@@ -306,14 +306,6 @@ fn short_version(v: &str) -> String {
         .find_map(|w| w.strip_prefix("v="))
         .unwrap_or(v)
         .to_string()
-}
-
-fn append(log: &Path, line: &str) -> std::io::Result<()> {
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(log)?;
-    writeln!(f, "{line}")
 }
 
 const GOLDEN_HELP: &str = "\

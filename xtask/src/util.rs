@@ -41,6 +41,16 @@ pub fn is_root() -> bool {
         .unwrap_or(false)
 }
 
+/// Appends one line to `log` (created if missing).
+pub fn append(log: &Path, line: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)?;
+    writeln!(f, "{line}")
+}
+
 /// Runs a command to completion with its output appended to `log`; returns
 /// whether it succeeded. Errors starting it count as failure (and are logged).
 pub fn run_logged(cmd: &mut Command, log: &Path) -> bool {

@@ -10,7 +10,10 @@
 //! - `hll/add_sparse` (1000 distinct random 16-byte elements into an empty
 //!   HLL: stays sparse; ~98% of the adds change a register) and
 //!   `hll/add_dense` (10000 elements into a dense HLL): `ours` vs
-//!   `hyperloglogplus` (p = 14, std `RandomState`), throughput in elements.
+//!   `hyperloglogplus` (p = 14, std `RandomState`), throughput in elements;
+//!   `bound:add_hash` in `hll/add_sparse` is the same adds with the hashes
+//!   computed before timing (not the benchmark's work: what `add` would
+//!   cost if hashing were free).
 //! - `hll/count`: `ours` = `count` of one dense HLL whose cache is invalid;
 //!   `hyperloglogplus` = its `count` of a dense sketch.
 
@@ -157,6 +160,22 @@ fn add(c: &mut Criterion) {
             h
         })
     });
+    // Not the benchmark's work: the same adds with every hash computed
+    // before timing (`add_hash`), i.e. what `add` would cost if hashing
+    // took no time at all.
+    let sparse_hashes: Vec<u64> = sparse_elems.iter().map(|e| hll::hash(e)).collect();
+    g.bench_function(
+        BenchmarkId::new("bound:add_hash", sparse_elems.len()),
+        |b| {
+            b.iter(|| {
+                let mut h = Hll::new();
+                for &x in &sparse_hashes {
+                    h.add_hash(black_box(x));
+                }
+                h
+            })
+        },
+    );
     g.bench_function(
         BenchmarkId::new("hyperloglogplus", sparse_elems.len()),
         |b| {

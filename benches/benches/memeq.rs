@@ -127,15 +127,6 @@ fn mixed_pairs(unequal: bool, count: usize) -> Pairs {
     (a, b, spans)
 }
 
-/// The `bound:first-byte` rows: the lengths and the first byte only. Not a
-/// correct compare: it still waits for both inputs to arrive, as any
-/// correct compare must, but compares almost nothing, so how much less time
-/// it takes than `==` bounds what any compare, however fast, could save.
-#[inline(always)]
-fn first_byte(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.first() == b.first()
-}
-
 fn eq_mixed_group(c: &mut Criterion, group: &str, unequal: bool, count: usize, kernels: bool) {
     let (a, b, spans) = mixed_pairs(unequal, count);
     // Slices built once: the timed loop is the compares (plus loading each
@@ -167,7 +158,9 @@ fn eq_mixed_group(c: &mut Criterion, group: &str, unequal: bool, count: usize, k
     g.bench_function(BenchmarkId::new("bound:first-byte", 64), |bch| {
         bch.iter(|| {
             let p = black_box(&pairs);
-            p.iter().filter(|(x, y)| first_byte(x, y)).count()
+            p.iter()
+                .filter(|(x, y)| memeq_lookup::first_byte(x, y))
+                .count()
         })
     });
     // A kernel called through its handle (an indirect call, as a dispatched
@@ -231,7 +224,10 @@ fn lookup(c: &mut Criterion) {
         });
         // Not a correct compare: a bound on what any compare can save here.
         present.bench_function(BenchmarkId::new("bound:first-byte", &case.name), |bch| {
-            bch.iter(|| case.table.lookup_bulk(black_box(&qs), first_byte))
+            bch.iter(|| {
+                case.table
+                    .lookup_bulk(black_box(&qs), memeq_lookup::first_byte)
+            })
         });
     }
     present.finish();

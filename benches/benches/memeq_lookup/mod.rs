@@ -1,7 +1,7 @@
 //! The DPDK-style lookup table shared by the `memeq/lookup` benchmark
 //! (`benches/memeq.rs`) and the min-of-N harness
 //! (`examples/memeq_timing.rs`): one table, hash, key sets and bulk lookup,
-//! so both measure the same code. Only the key compare passed to
+//! and the `bound:first-byte` stand-in, so both measure the same code. Only the key compare passed to
 //! [`Table::lookup_bulk`] differs between the variants.
 
 use simd_core::testing::Rng;
@@ -123,6 +123,17 @@ impl Table {
         }
         found
     }
+}
+
+/// The `bound:first-byte` stand-in (the criterion rows in `memeq/lookup`
+/// and `memeq/eq-mixed*`, and the harness's third column): the lengths and
+/// the first byte only. Not a correct compare: it still waits for both
+/// inputs to arrive, as any correct compare must, but compares almost
+/// nothing, so how much less time it takes than `==` bounds what any
+/// compare, however fast, could save.
+#[inline(always)]
+pub fn first_byte(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.first() == b.first()
 }
 
 /// Keys in one arena as `(offset, length)` spans.

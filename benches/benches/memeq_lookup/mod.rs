@@ -1,8 +1,9 @@
 //! The DPDK-style lookup table shared by the `memeq/lookup` benchmark
 //! (`benches/memeq.rs`) and the min-of-N harness
 //! (`examples/memeq_timing.rs`): one table, hash, key sets and bulk lookup,
-//! and the `bound:first-byte` stand-in, so both measure the same code. Only the key compare passed to
-//! [`Table::lookup_bulk`] differs between the variants.
+//! and the `bound:first-byte` stand-in, so both measure the same code. Only
+//! the key compare passed to [`Table::lookup_bulk`] differs between the
+//! variants.
 
 use simd_core::testing::Rng;
 

@@ -261,6 +261,57 @@ pub(crate) unsafe fn count_upto64_asm(p: *const u8, n: usize) -> u64 {
     count
 }
 
+/// The number of set bits in the `n <= 64` bytes at `p` with one 512-bit
+/// masked load: the mask `bzhi(!0, n)`, a zero-masked `vmovdqu8` of 64
+/// bytes, VPOPCNTQ, then the eight lane counts (each at most 64) narrowed
+/// to bytes (`vpmovqb`) and summed by one `vpsadbw`; nine instructions, no
+/// branch on `n`. Inline assembly, so it inlines into baseline-compiled
+/// callers. The short path of [`crate::count`] on AMD CPUs in the
+/// `avx512` class (Zen 4 and later), where 512-bit operations run at full
+/// clock. Measured on Zen 5 (min-of-N, eight code layouts, each candidate
+/// behind the same single length test): 0.60 ns per call at 16, 32 and 64
+/// bytes in 7 of the 8 layouts; [`count_upto64_asm`] (two 256-bit halves,
+/// 14 instructions) 0.81-0.83, and the same halves summed with
+/// `vpmovqb`/`vpsadbw` (13) 0.71-0.73, where the POPCNT words took
+/// 0.72-0.96 at 16 B (depending on the layout), 0.86 at 32 and 0.96 at 64.
+/// Intel CPUs keep the 256-bit paths (512-bit instructions can lower their
+/// clock, and this one was not measured there).
+///
+/// # Safety
+/// `n <= 64` and the `n` bytes at `p` are readable; the CPU has AVX-512F,
+/// AVX-512BW, AVX-512VL, AVX-512 VPOPCNTDQ and BMI2 (any caller: this is
+/// inline assembly, not a `#[target_feature]` function).
+#[inline(always)]
+pub(crate) unsafe fn count_upto64_zmm(p: *const u8, n: usize) -> u64 {
+    debug_assert!(n <= 64);
+    let count: u64;
+    // SAFETY: the features by contract; the load is masked to bytes 0..n,
+    // which are readable (masked-off bytes are not accessed and cannot
+    // fault, so it never reaches past the slice); the clobbered vector and
+    // mask registers are declared.
+    unsafe {
+        core::arch::asm!(
+            "mov {m}, -1",
+            "bzhi {m}, {m}, {n}",
+            "kmovq k1, {m}",
+            "vmovdqu8 zmm16{{k1}}{{z}}, [{p}]",
+            "vpopcntq zmm16, zmm16",
+            "vpmovqb xmm16, zmm16",
+            "vpxord xmm17, xmm17, xmm17",
+            "vpsadbw xmm16, xmm16, xmm17",
+            "vmovq {m}, xmm16",
+            p = in(reg) p,
+            n = in(reg) n,
+            m = out(reg) count,
+            out("zmm16") _,
+            out("zmm17") _,
+            out("k1") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    count
+}
+
 /// The index of the first byte of `bytes` that is not `skip`, or
 /// `bytes.len()`.
 ///
@@ -314,4 +365,50 @@ pub(crate) unsafe fn find_not(bytes: &[u8], skip: u8) -> usize {
         }
     }
     len
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use simd_core::testing::{for_each_len_fenced, for_each_len_offset};
+
+    fn naive(bytes: &[u8]) -> u64 {
+        bytes.iter().map(|b| u64::from(b.count_ones())).sum()
+    }
+
+    /// Both short paths, called directly (the dispatcher runs only one of
+    /// them on a given CPU): every length up to 64 at every offset, and
+    /// flush against guard pages.
+    #[test]
+    fn short_paths_count_every_length() {
+        let f = cpu_detect::features();
+        if !(f.avx512f && f.avx512bw && f.avx512vl && f.avx512vpopcntdq && f.bmi2) {
+            std::eprintln!("skipped: no AVX-512 VPOPCNTDQ/VL or BMI2 on this CPU");
+            return;
+        }
+        type Path = unsafe fn(*const u8, usize) -> u64;
+        let paths = [
+            ("zmm", super::count_upto64_zmm as Path),
+            ("ymm", super::count_upto64_asm as Path),
+        ];
+        for (name, path) in paths {
+            // SAFETY: the features were checked above; each slice's
+            // `len <= 64` bytes are readable at its pointer.
+            let run = |b: &[u8]| unsafe { path(b.as_ptr(), b.len()) };
+            for_each_len_offset(64, 5, |b, off| {
+                assert_eq!(run(b), naive(b), "{name} len {} offset {off}", b.len());
+            });
+            for_each_len_fenced(64, 6, |b| {
+                assert_eq!(run(b), naive(b), "{name} len {}", b.len())
+            });
+            let ones = [0xffu8; 64];
+            for len in 0..=64 {
+                assert_eq!(
+                    run(&ones[..len]),
+                    8 * len as u64,
+                    "{name} all ones, len {len}"
+                );
+            }
+        }
+    }
 }

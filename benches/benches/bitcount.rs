@@ -7,6 +7,12 @@
 //!   the fastest the core can read them, which the count is compared against.
 //!   Sizes 16 B .. 256 KB and 12.5 MB (Redis's 100M-bit benchmark key), plus
 //!   125 MB (1G bits) outside quick mode.
+//! - `bitcount/count-mixed`: 4096 or 65536 strings of random lengths 1..=64
+//!   packed back to back in one buffer (a server's short keys), each counted
+//!   in order; throughput in strings. Zen 5's branch predictor learns the
+//!   4096 lengths (repeated every iteration) but not the 65536, where
+//!   branching on the length costs a misprediction per string: `ours`,
+//!   `simd-popcnt`, `naive`.
 //! - `bitcount/bitpos`: the first set bit at the end of an all-zero buffer
 //!   (the whole buffer is scanned): `ours`, each kernel's scan, `naive`.
 
@@ -181,6 +187,45 @@ fn count(c: &mut Criterion) {
     g.finish();
 }
 
+/// `count` strings of random lengths 1..=64, packed back to back in one
+/// buffer: the buffer and each string's (offset, length).
+fn mixed_strings(count: usize) -> (Vec<u8>, Vec<(usize, usize)>) {
+    let mut rng = simd_core::testing::Rng::new(0x5eed);
+    let (mut buf, mut spans) = (Vec::new(), Vec::new());
+    for _ in 0..count {
+        let n = 1 + rng.below(64) as usize;
+        spans.push((buf.len(), n));
+        buf.extend_from_slice(&benches::bytes(rng.next_u64(), n));
+    }
+    (buf, spans)
+}
+
+fn count_mixed(c: &mut Criterion) {
+    let mut g = c.benchmark_group("bitcount/count-mixed");
+    for count in [4096usize, 65536] {
+        let (buf, spans) = mixed_strings(count);
+        let strings: Vec<&[u8]> = spans.iter().map(|&(at, n)| &buf[at..at + n]).collect();
+        g.throughput(Throughput::Elements(count as u64));
+        // Generic, so each row's count inlines into its loop as a caller's
+        // would (a function pointer would measure an indirect call).
+        fn row(
+            g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+            name: &str,
+            strings: &[&[u8]],
+            f: impl Fn(&[u8]) -> u64,
+        ) {
+            let id = BenchmarkId::new(name, strings.len());
+            g.bench_with_input(id, strings, |b, s| {
+                b.iter(|| black_box(s).iter().map(|x| f(x)).sum::<u64>())
+            });
+        }
+        row(&mut g, "ours", &strings, bitcount::count);
+        row(&mut g, "simd-popcnt", &strings, simd_popcnt::popcnt);
+        row(&mut g, "naive", &strings, naive);
+    }
+    g.finish();
+}
+
 fn bitpos(c: &mut Criterion) {
     let mut g = c.benchmark_group("bitcount/bitpos");
     let mut sizes = vec![64, 1024, 256 << 10];
@@ -216,6 +261,6 @@ fn bitpos(c: &mut Criterion) {
 criterion::criterion_group! {
     name = benches;
     config = benches::config();
-    targets = count, bitpos
+    targets = count, count_mixed, bitpos
 }
 criterion::criterion_main!(benches);

@@ -210,6 +210,32 @@ unsafe fn finish(done: usize, bytes: &[u8], acc: [__m512i; 4]) -> u64 {
     _mm512_reduce_add_epi64(sum) as u64
 }
 
+/// The inline assembly of the short counts: `k1 = bzhi(!0, n)` (the mask
+/// of bytes `0..n` at `p`), then `body`, which leaves the count in the low
+/// 64 bits of `xmm16`, returned. Operands `{p}`, `{n}`, `{m}`; clobbers
+/// `zmm16`, `zmm17`, `k1` and the extra `out("reg") _` clobbers.
+macro_rules! masked_count_asm {
+    ($p:expr, $n:expr, [$($body:literal),+ $(,)?] $(, out($extra:tt) _)* $(,)?) => {{
+        let count: u64;
+        core::arch::asm!(
+            "mov {m}, -1",
+            "bzhi {m}, {m}, {n}",
+            "kmovq k1, {m}",
+            $($body,)+
+            "vmovq {m}, xmm16",
+            p = in(reg) $p,
+            n = in(reg) $n,
+            m = out(reg) count,
+            out("zmm16") _,
+            out("zmm17") _,
+            out("k1") _,
+            $(out($extra) _,)*
+            options(pure, readonly, nostack),
+        );
+        count
+    }};
+}
+
 /// The number of set bits in the `n <= 64` bytes at `p`, as inline
 /// assembly so that it inlines into baseline-compiled callers (a
 /// `#[target_feature]` function cannot): the mask `bzhi(!0, n)` split into
@@ -227,38 +253,29 @@ unsafe fn finish(done: usize, bytes: &[u8], acc: [__m512i; 4]) -> u64 {
 #[inline(always)]
 pub(crate) unsafe fn count_upto64_asm(p: *const u8, n: usize) -> u64 {
     debug_assert!(n <= 64);
-    let count: u64;
     // SAFETY: the features by contract; both loads are masked to bytes
     // 0..n, which are readable (masked-off bytes are not accessed and cannot
     // fault, so neither load reaches past the slice); the clobbered vector
     // and mask registers are declared.
     unsafe {
-        core::arch::asm!(
-            "mov {m}, -1",
-            "bzhi {m}, {m}, {n}",
-            "kmovq k1, {m}",
-            "kshiftrq k2, k1, 32",
-            "vmovdqu8 ymm16{{k1}}{{z}}, [{p}]",
-            "vmovdqu8 ymm17{{k2}}{{z}}, [{p} + 32]",
-            "vpopcntq ymm16, ymm16",
-            "vpopcntq ymm17, ymm17",
-            "vpaddq ymm16, ymm16, ymm17",
-            "vextracti32x4 xmm17, ymm16, 1",
-            "vpaddq xmm16, xmm16, xmm17",
-            "vpshufd xmm17, xmm16, 0x4e",
-            "vpaddq xmm16, xmm16, xmm17",
-            "vmovq {m}, xmm16",
-            p = in(reg) p,
-            n = in(reg) n,
-            m = out(reg) count,
-            out("zmm16") _,
-            out("zmm17") _,
-            out("k1") _,
+        masked_count_asm!(
+            p,
+            n,
+            [
+                "kshiftrq k2, k1, 32",
+                "vmovdqu8 ymm16{{k1}}{{z}}, [{p}]",
+                "vmovdqu8 ymm17{{k2}}{{z}}, [{p} + 32]",
+                "vpopcntq ymm16, ymm16",
+                "vpopcntq ymm17, ymm17",
+                "vpaddq ymm16, ymm16, ymm17",
+                "vextracti32x4 xmm17, ymm16, 1",
+                "vpaddq xmm16, xmm16, xmm17",
+                "vpshufd xmm17, xmm16, 0x4e",
+                "vpaddq xmm16, xmm16, xmm17",
+            ],
             out("k2") _,
-            options(pure, readonly, nostack),
-        );
+        )
     }
-    count
 }
 
 /// The number of set bits in the `n <= 64` bytes at `p` with one 512-bit
@@ -284,32 +301,23 @@ pub(crate) unsafe fn count_upto64_asm(p: *const u8, n: usize) -> u64 {
 #[inline(always)]
 pub(crate) unsafe fn count_upto64_zmm(p: *const u8, n: usize) -> u64 {
     debug_assert!(n <= 64);
-    let count: u64;
     // SAFETY: the features by contract; the load is masked to bytes 0..n,
     // which are readable (masked-off bytes are not accessed and cannot
     // fault, so it never reaches past the slice); the clobbered vector and
     // mask registers are declared.
     unsafe {
-        core::arch::asm!(
-            "mov {m}, -1",
-            "bzhi {m}, {m}, {n}",
-            "kmovq k1, {m}",
-            "vmovdqu8 zmm16{{k1}}{{z}}, [{p}]",
-            "vpopcntq zmm16, zmm16",
-            "vpmovqb xmm16, zmm16",
-            "vpxord xmm17, xmm17, xmm17",
-            "vpsadbw xmm16, xmm16, xmm17",
-            "vmovq {m}, xmm16",
-            p = in(reg) p,
-            n = in(reg) n,
-            m = out(reg) count,
-            out("zmm16") _,
-            out("zmm17") _,
-            out("k1") _,
-            options(pure, readonly, nostack),
-        );
+        masked_count_asm!(
+            p,
+            n,
+            [
+                "vmovdqu8 zmm16{{k1}}{{z}}, [{p}]",
+                "vpopcntq zmm16, zmm16",
+                "vpmovqb xmm16, zmm16",
+                "vpxord xmm17, xmm17, xmm17",
+                "vpsadbw xmm16, xmm16, xmm17",
+            ],
+        )
     }
-    count
 }
 
 /// The index of the first byte of `bytes` that is not `skip`, or

@@ -258,10 +258,14 @@ mod x86 {
             // The POPCNT path, with the same two tests as when it was the
             // only one, after the AVX512_WIDE test (one not-taken branch:
             // Zen 5 capped at avx2, min-of-N in eight code layouts, 32 B
-            // 0.83-0.87 -> 0.91-0.98 ns, 64 B 1.47-1.52 -> 1.51-1.55, 16 B
-            // 0.71-0.96 -> 0.80-1.08 depending on the layout; an extra test
-            // of the length in front of it once measured 0.9 -> 1.4 ns at
-            // 16 bytes).
+            // 0.83-0.88 -> 0.91-0.98 ns (1.22 in one layout of one build),
+            // 64 B 1.47-1.56 -> 1.49-1.55, 16 B 0.71-0.97 -> 0.80-1.08
+            // depending on the layout; an extra test of the length in
+            // front of it once measured 0.9 -> 1.4 ns at 16 bytes). The
+            // AVX512_WIDE test placed after this block instead (the class
+            // renumbered below POPCNT): AVX512_WIDE 0.72-0.74 ns at 16-64 B
+            // instead of 0.67-0.68, and capped at avx2 32 B 1.21-1.23 ns in
+            // 5 of 8 layouts; not kept.
             if bytes.len() <= SHORT_ASM_MIN {
                 // SAFETY: the class is POPCNT or above only if the CPU has
                 // POPCNT; len <= 64.

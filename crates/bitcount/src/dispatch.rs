@@ -333,12 +333,12 @@ mod x86 {
                 match simd_core::select(&super::COUNT).name() {
                     "avx512" => {
                         let f = cpu_detect::features();
-                        if f.avx512vl && f.bmi2 && f.vendor == cpu_detect::Vendor::Amd {
-                            AVX512_WIDE
-                        } else if f.avx512vl && f.bmi2 {
-                            AVX512_SHORT
-                        } else {
+                        if !(f.avx512vl && f.bmi2) {
                             AVX512
+                        } else if f.vendor == cpu_detect::Vendor::Amd {
+                            AVX512_WIDE
+                        } else {
+                            AVX512_SHORT
                         }
                     }
                     "avx2" => AVX2,

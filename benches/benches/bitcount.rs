@@ -200,28 +200,30 @@ fn mixed_strings(count: usize) -> (Vec<u8>, Vec<(usize, usize)>) {
     (buf, spans)
 }
 
+/// One `bitcount/count-mixed` row: `f` over every string. Generic, so the
+/// count inlines into the loop as a caller's would (a function pointer
+/// would measure an indirect call).
+fn mixed_row(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    strings: &[&[u8]],
+    f: impl Fn(&[u8]) -> u64,
+) {
+    let id = BenchmarkId::new(name, strings.len());
+    g.bench_with_input(id, strings, |b, s| {
+        b.iter(|| black_box(s).iter().map(|x| f(x)).sum::<u64>())
+    });
+}
+
 fn count_mixed(c: &mut Criterion) {
     let mut g = c.benchmark_group("bitcount/count-mixed");
     for count in [4096usize, 65536] {
         let (buf, spans) = mixed_strings(count);
         let strings: Vec<&[u8]> = spans.iter().map(|&(at, n)| &buf[at..at + n]).collect();
         g.throughput(Throughput::Elements(count as u64));
-        // Generic, so each row's count inlines into its loop as a caller's
-        // would (a function pointer would measure an indirect call).
-        fn row(
-            g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
-            name: &str,
-            strings: &[&[u8]],
-            f: impl Fn(&[u8]) -> u64,
-        ) {
-            let id = BenchmarkId::new(name, strings.len());
-            g.bench_with_input(id, strings, |b, s| {
-                b.iter(|| black_box(s).iter().map(|x| f(x)).sum::<u64>())
-            });
-        }
-        row(&mut g, "ours", &strings, bitcount::count);
-        row(&mut g, "simd-popcnt", &strings, simd_popcnt::popcnt);
-        row(&mut g, "naive", &strings, naive);
+        mixed_row(&mut g, "ours", &strings, bitcount::count);
+        mixed_row(&mut g, "simd-popcnt", &strings, simd_popcnt::popcnt);
+        mixed_row(&mut g, "naive", &strings, naive);
     }
     g.finish();
 }

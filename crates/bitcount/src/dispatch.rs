@@ -172,16 +172,14 @@ pub(crate) fn count(bytes: &[u8]) -> u64 {
     x86::count(bytes)
 }
 
-/// The count path on x86_64: one relaxed load of a cached class byte; on
-/// AMD CPUs with AVX-512 then every input up to 64 bytes counted by one
-/// 512-bit masked load ([`avx512::count_upto64_zmm`]) and longer ones handed
-/// to the AVX-512 kernel, two tests in all; elsewhere up to 64 bytes counted
-/// inline (with the branch-free AVX-512 inline assembly of
-/// [`avx512::count_upto64_asm`] from 33 bytes when the dispatcher picks the
-/// `avx512` kernel and the CPU has AVX-512VL and BMI2, else with POPCNT),
-/// longer inputs handed to the AVX-512 or the AVX2 kernel by a direct call
-/// (no function-pointer load) when that is the kernel the dispatcher would
-/// pick, everything else through an out-of-line function.
+/// The count path on x86_64: one relaxed load of a cached class byte; when
+/// the dispatcher picks the `avx512` kernel and the CPU has AVX-512VL and
+/// BMI2, then every input up to 64 bytes counted by one 512-bit masked load
+/// ([`avx512::count_upto64_zmm`]) and longer ones handed to the AVX-512
+/// kernel, two tests in all; elsewhere up to 64 bytes counted inline with
+/// POPCNT, longer inputs handed to the AVX-512 or the AVX2 kernel by a
+/// direct call (no function-pointer load) when that is the kernel the
+/// dispatcher would pick, everything else through an out-of-line function.
 ///
 /// The inlined part is kept small on purpose (the SWAR fallback, the CPU
 /// detection and the dispatcher call live in [`x86::slow`]): with them
@@ -207,33 +205,16 @@ mod x86 {
     /// POPCNT usable and the dispatcher picks the `avx512` kernel (the
     /// ceiling allows it and the CPU has its features).
     const AVX512: u8 = 4;
-    /// As [`AVX512`], and the CPU also has AVX-512VL and BMI2, which the
-    /// inline-assembly short path ([`avx512::count_upto64_asm`]) needs.
-    const AVX512_SHORT: u8 = 5;
-    /// As [`AVX512_SHORT`], on an AMD CPU (Zen 4 or later, the only AMD
-    /// cores with AVX-512), where 512-bit operations cost no clock speed:
-    /// inputs up to 64 bytes take [`avx512::count_upto64_zmm`]. Measured on
-    /// Zen 5 (criterion, quick mode, two runs against the previous build):
-    /// 16 / 32 / 64 bytes 0.97-0.98 / 0.87-0.89 / 0.97-1.00 ns -> 0.66-0.67 /
-    /// 0.68-0.80 / 0.66-0.67, 256 bytes 2.02-2.04 -> 1.73-1.74 and 1 KB
-    /// 3.23-3.31 -> 2.98-3.04 (the AVX-512 kernel after two tests instead of
-    /// four); min-of-N in eight code layouts 0.67-0.68 ns at 16, 32 and 64
-    /// bytes in every layout (one 0.78 at 32), where the POPCNT words took
-    /// 0.72-0.96 at 16 depending on the layout. Intel CPUs stay in
-    /// `AVX512_SHORT` (512-bit instructions can lower their clock; this path
-    /// was not measured there).
-    const AVX512_WIDE: u8 = 6;
+    /// As [`AVX512`], and the CPU also has AVX-512VL and BMI2: inputs up to
+    /// 64 bytes take [`avx512::count_upto64_zmm`] (one masked 512-bit load,
+    /// no branch on the length), longer ones the AVX-512 kernel after one
+    /// more test. Measured on Zen 5 and on an Intel Xeon with AVX-512
+    /// (Sapphire Rapids class): see that function and the crate README.
+    const AVX512_WIDE: u8 = 5;
 
     /// One of the classes above, written once by [`detect`]; every value
     /// ever stored for a run is the same, so relaxed ordering is enough.
     static CLASS: AtomicU8 = AtomicU8::new(UNKNOWN);
-
-    /// On `AVX512_SHORT` CPUs, inputs of more than this many (and at most
-    /// [`SMALL`]) bytes take the AVX-512 inline assembly: it costs about the
-    /// same at every length up to 64 on Zen 5 (criterion: 0.94-1.2 ns
-    /// depending on the build), where the POPCNT words took 0.85-1.0 ns at
-    /// 16-32 bytes but 1.5 at 64.
-    const SHORT_ASM_MIN: usize = 32;
 
     /// Inputs up to this many bytes are counted inline with POPCNT. At 64
     /// the eight inline POPCNTs still beat a call into the AVX-512 kernel
@@ -266,19 +247,9 @@ mod x86 {
             // renumbered below POPCNT): AVX512_WIDE 0.72-0.74 ns at 16-64 B
             // instead of 0.67-0.68, and capped at avx2 32 B 1.21-1.23 ns in
             // 5 of 8 layouts; not kept.
-            if bytes.len() <= SHORT_ASM_MIN {
+            if bytes.len() <= SMALL {
                 // SAFETY: the class is POPCNT or above only if the CPU has
                 // POPCNT; len <= 64.
-                return unsafe { small(bytes) };
-            }
-            if bytes.len() <= SMALL {
-                if class == AVX512_SHORT {
-                    // SAFETY: the class is AVX512_SHORT only if the CPU has
-                    // AVX-512F/BW/VL/VPOPCNTDQ and BMI2; len <= 64 bytes
-                    // are readable at the slice's pointer.
-                    return unsafe { avx512::count_upto64_asm(bytes.as_ptr(), bytes.len()) };
-                }
-                // SAFETY: as above.
                 return unsafe { small(bytes) };
             }
             if class >= AVX512 {
@@ -333,12 +304,10 @@ mod x86 {
                 match simd_core::select(&super::COUNT).name() {
                     "avx512" => {
                         let f = cpu_detect::features();
-                        if !(f.avx512vl && f.bmi2) {
-                            AVX512
-                        } else if f.vendor == cpu_detect::Vendor::Amd {
+                        if f.avx512vl && f.bmi2 {
                             AVX512_WIDE
                         } else {
-                            AVX512_SHORT
+                            AVX512
                         }
                     }
                     "avx2" => AVX2,

@@ -210,89 +210,24 @@ unsafe fn finish(done: usize, bytes: &[u8], acc: [__m512i; 4]) -> u64 {
     _mm512_reduce_add_epi64(sum) as u64
 }
 
-/// The inline assembly of the short counts: `k1 = bzhi(!0, n)` (the mask
-/// of bytes `0..n` at `p`), then `body`, which leaves the count in the low
-/// 64 bits of `xmm16`, returned. Operands `{p}`, `{n}`, `{m}`; clobbers
-/// `zmm16`, `zmm17`, `k1` and the extra `out("reg") _` clobbers.
-macro_rules! masked_count_asm {
-    ($p:expr, $n:expr, [$($body:literal),+ $(,)?] $(, out($extra:tt) _)* $(,)?) => {{
-        let count: u64;
-        core::arch::asm!(
-            "mov {m}, -1",
-            "bzhi {m}, {m}, {n}",
-            "kmovq k1, {m}",
-            $($body,)+
-            "vmovq {m}, xmm16",
-            p = in(reg) $p,
-            n = in(reg) $n,
-            m = out(reg) count,
-            out("zmm16") _,
-            out("zmm17") _,
-            out("k1") _,
-            $(out($extra) _,)*
-            options(pure, readonly, nostack),
-        );
-        count
-    }};
-}
-
-/// The number of set bits in the `n <= 64` bytes at `p`, as inline
-/// assembly so that it inlines into baseline-compiled callers (a
-/// `#[target_feature]` function cannot): the mask `bzhi(!0, n)` split into
-/// two 32-byte halves, two zero-masked loads, VPOPCNTQ, and the four lanes
-/// summed; no branch on `n`. About 14 instructions against 10-40 for the
-/// POPCNT word path (one load-op POPCNT per word plus length branches), so
-/// more calls fit in flight when counts are independent; measured on Zen 5
-/// (see the crate README). Only `ymm16`/`ymm17` (EVEX-only registers) are
-/// written, so no `vzeroupper` is needed, and no 512-bit operation is used.
-///
-/// # Safety
-/// `n <= 64` and the `n` bytes at `p` are readable; the CPU has AVX-512F,
-/// AVX-512BW, AVX-512VL, AVX-512 VPOPCNTDQ and BMI2 (any caller: this is
-/// inline assembly, not a `#[target_feature]` function).
-#[inline(always)]
-pub(crate) unsafe fn count_upto64_asm(p: *const u8, n: usize) -> u64 {
-    debug_assert!(n <= 64);
-    // SAFETY: the features by contract; both loads are masked to bytes
-    // 0..n, which are readable (masked-off bytes are not accessed and cannot
-    // fault, so neither load reaches past the slice); the clobbered vector
-    // and mask registers are declared.
-    unsafe {
-        masked_count_asm!(
-            p,
-            n,
-            [
-                "kshiftrq k2, k1, 32",
-                "vmovdqu8 ymm16{{k1}}{{z}}, [{p}]",
-                "vmovdqu8 ymm17{{k2}}{{z}}, [{p} + 32]",
-                "vpopcntq ymm16, ymm16",
-                "vpopcntq ymm17, ymm17",
-                "vpaddq ymm16, ymm16, ymm17",
-                "vextracti32x4 xmm17, ymm16, 1",
-                "vpaddq xmm16, xmm16, xmm17",
-                "vpshufd xmm17, xmm16, 0x4e",
-                "vpaddq xmm16, xmm16, xmm17",
-            ],
-            out("k2") _,
-        )
-    }
-}
-
 /// The number of set bits in the `n <= 64` bytes at `p` with one 512-bit
 /// masked load: the mask `bzhi(!0, n)`, a zero-masked `vmovdqu8` of 64
 /// bytes, VPOPCNTQ, then the eight lane counts (each at most 64) narrowed
 /// to bytes (`vpmovqb`) and summed by one `vpsadbw`; nine instructions, no
 /// branch on `n`. Inline assembly, so it inlines into baseline-compiled
-/// callers. The short path of [`crate::count`] on AMD CPUs in the
-/// `avx512` class (Zen 4 and later), where 512-bit operations run at full
-/// clock. Measured on Zen 5 (min-of-N, eight code layouts, each candidate
-/// behind the same single length test): 0.60 ns per call at 16, 32 and 64
-/// bytes in 7 of the 8 layouts; [`count_upto64_asm`] (two 256-bit halves,
-/// 14 instructions) 0.81-0.83, and the same halves summed with
-/// `vpmovqb`/`vpsadbw` (13) 0.71-0.73, where the POPCNT words took
-/// 0.72-0.96 at 16 B (depending on the layout), 0.86 at 32 and 0.96 at 64.
-/// Intel CPUs keep the 256-bit paths (512-bit instructions can lower their
-/// clock, and this one was not measured there).
+/// callers. The short path of [`crate::count`] on CPUs in the `avx512`
+/// class with AVX-512VL and BMI2. Measured on Zen 5 (min-of-N, eight code
+/// layouts, each candidate behind the same single length test): 0.60 ns
+/// per call at 16, 32 and 64 bytes in 7 of the 8 layouts, where a variant
+/// with two 256-bit halves (14 instructions) took 0.81-0.83, the same
+/// halves summed with `vpmovqb`/`vpsadbw` (13) 0.71-0.73, and the POPCNT
+/// words 0.72-0.96 at 16 B (depending on the layout), 0.86 at 32 and 0.96
+/// at 64. On an Intel Xeon (Sapphire Rapids class; min-of-N, two builds
+/// run alternately, three rounds): 2.9-3.6 ns at 16-64 bytes where the
+/// POPCNT words (up to 32 bytes) and the two 256-bit halves (33..=64) took
+/// 3.9-5.6, and strings of random length 1..=64 packed in one buffer
+/// 3.8-5.2 ns per string instead of 10.6-18.3 (that Intel path mispredicted
+/// its length branches); that path was then removed.
 ///
 /// # Safety
 /// `n <= 64` and the `n` bytes at `p` are readable; the CPU has AVX-512F,
@@ -301,23 +236,32 @@ pub(crate) unsafe fn count_upto64_asm(p: *const u8, n: usize) -> u64 {
 #[inline(always)]
 pub(crate) unsafe fn count_upto64_zmm(p: *const u8, n: usize) -> u64 {
     debug_assert!(n <= 64);
+    let count: u64;
     // SAFETY: the features by contract; the load is masked to bytes 0..n,
     // which are readable (masked-off bytes are not accessed and cannot
     // fault, so it never reaches past the slice); the clobbered vector and
     // mask registers are declared.
     unsafe {
-        masked_count_asm!(
-            p,
-            n,
-            [
-                "vmovdqu8 zmm16{{k1}}{{z}}, [{p}]",
-                "vpopcntq zmm16, zmm16",
-                "vpmovqb xmm16, zmm16",
-                "vpxord xmm17, xmm17, xmm17",
-                "vpsadbw xmm16, xmm16, xmm17",
-            ],
-        )
+        core::arch::asm!(
+            "mov {m}, -1",
+            "bzhi {m}, {m}, {n}",
+            "kmovq k1, {m}",
+            "vmovdqu8 zmm16{{k1}}{{z}}, [{p}]",
+            "vpopcntq zmm16, zmm16",
+            "vpmovqb xmm16, zmm16",
+            "vpxord xmm17, xmm17, xmm17",
+            "vpsadbw xmm16, xmm16, xmm17",
+            "vmovq {m}, xmm16",
+            p = in(reg) p,
+            n = in(reg) n,
+            m = out(reg) count,
+            out("zmm16") _,
+            out("zmm17") _,
+            out("k1") _,
+            options(pure, readonly, nostack),
+        );
     }
+    count
 }
 
 /// The index of the first byte of `bytes` that is not `skip`, or
@@ -381,39 +325,26 @@ mod tests {
     use crate::kernels::scalar::count as oracle;
     use simd_core::testing::{for_each_len_fenced, for_each_len_offset};
 
-    /// Both short paths, called directly (the dispatcher runs only one of
-    /// them on a given CPU): every length up to 64 at every offset, and
-    /// flush against guard pages.
+    /// The short path, called directly (the dispatcher takes it only on
+    /// CPUs in its class): every length up to 64 at every offset, and flush
+    /// against guard pages.
     #[test]
-    fn short_paths_count_every_length() {
+    fn short_path_counts_every_length() {
         let f = cpu_detect::features();
         if !(f.avx512f && f.avx512bw && f.avx512vl && f.avx512vpopcntdq && f.bmi2) {
             std::eprintln!("skipped: no AVX-512 VPOPCNTDQ/VL or BMI2 on this CPU");
             return;
         }
-        type Path = unsafe fn(*const u8, usize) -> u64;
-        let paths = [
-            ("zmm", super::count_upto64_zmm as Path),
-            ("ymm", super::count_upto64_asm as Path),
-        ];
-        for (name, path) in paths {
-            // SAFETY: the features were checked above; each slice's
-            // `len <= 64` bytes are readable at its pointer.
-            let run = |b: &[u8]| unsafe { path(b.as_ptr(), b.len()) };
-            for_each_len_offset(64, 5, |b, off| {
-                assert_eq!(run(b), oracle(b), "{name} len {} offset {off}", b.len());
-            });
-            for_each_len_fenced(64, 6, |b| {
-                assert_eq!(run(b), oracle(b), "{name} len {}", b.len())
-            });
-            let ones = [0xffu8; 64];
-            for len in 0..=64 {
-                assert_eq!(
-                    run(&ones[..len]),
-                    8 * len as u64,
-                    "{name} all ones, len {len}"
-                );
-            }
+        // SAFETY: the features were checked above; each slice's `len <= 64`
+        // bytes are readable at its pointer.
+        let run = |b: &[u8]| unsafe { super::count_upto64_zmm(b.as_ptr(), b.len()) };
+        for_each_len_offset(64, 5, |b, off| {
+            assert_eq!(run(b), oracle(b), "len {} offset {off}", b.len());
+        });
+        for_each_len_fenced(64, 6, |b| assert_eq!(run(b), oracle(b), "len {}", b.len()));
+        let ones = [0xffu8; 64];
+        for len in 0..=64 {
+            assert_eq!(run(&ones[..len]), 8 * len as u64, "all ones, len {len}");
         }
     }
 }

@@ -11,28 +11,37 @@ pub(crate) fn get(bytes: &[u8], i: usize) -> u8 {
     let bit = i * 6;
     let b = HDR + bit / 8;
     let s = bit % 8;
+    // The next byte is read whatever the shift (no branch on `s`, which
+    // would follow the register index and mispredict half the time); when
+    // `s <= 2` its bits fall outside the field. Only the last register's
+    // byte has no next one (there `s = 2`).
     let lo = u16::from(bytes[b]);
-    let hi = if s > 2 { u16::from(bytes[b + 1]) } else { 0 };
+    let hi = u16::from(bytes.get(b + 1).copied().unwrap_or(0));
     (((lo | hi << 8) >> s) & 63) as u8
 }
 
 /// Raises register `i` to `count` if that is larger; whether it changed.
+///
+/// No branch on the registers' values or on the field's position in its
+/// bytes: the field is always written back (with the larger of the two
+/// counts), so a fresh add, which changes a register or not as the hash
+/// falls, costs no mispredicted branch.
 #[inline(always)]
 pub(crate) fn set_max(bytes: &mut [u8], i: usize, count: u8) -> bool {
     debug_assert!(i < REGISTERS && count <= 63);
-    if get(bytes, i) >= count {
-        return false;
-    }
+    let old = get(bytes, i);
     let bit = i * 6;
     let b = HDR + bit / 8;
     let s = bit % 8;
-    let v = u16::from(count) << s;
+    let v = u16::from(old.max(count)) << s;
     let mask = 63u16 << s;
     bytes[b] = (bytes[b] & !(mask as u8)) | v as u8;
-    if s > 2 {
-        bytes[b + 1] = (bytes[b + 1] & !((mask >> 8) as u8)) | (v >> 8) as u8;
+    // The next byte too, as in `get`: for `s <= 2` the high halves of
+    // `mask` and `v` are zero and the byte is written back unchanged.
+    if let Some(next) = bytes.get_mut(b + 1) {
+        *next = (*next & !((mask >> 8) as u8)) | (v >> 8) as u8;
     }
-    true
+    count > old
 }
 
 /// The dense body of a validated dense string.

@@ -302,7 +302,15 @@ impl Hll {
     #[inline]
     pub fn add_hash(&mut self, hash: u64) -> bool {
         let (index, count) = hash::index_count(hash);
-        self.set_register(index, count)
+        if self.is_sparse() {
+            return self.set_register(index, count);
+        }
+        // Dense: the read-modify-write inline, without the call into
+        // `set_register` (whose sparse half gives it a large frame), and
+        // the cache invalidated without a branch (bit 7 of byte 15).
+        let changed = dense::set_max(&mut self.bytes, index, count);
+        self.bytes[15] |= u8::from(changed) << 7;
+        changed
     }
 
     /// `PFADD key e1 e2 ...`: adds every element in order (a conversion to

@@ -102,10 +102,17 @@ proptest! {
             let before = model;
             model_add(&mut model, x);
             prop_assert_eq!(h.add_hash(x), before != model);
-            dense.add_hash(x);
+            prop_assert_eq!(dense.add_hash(x), before != model);
         }
         prop_assert_eq!(h.registers(), model);
         prop_assert_eq!(dense.registers(), model);
+        // Adding them again changes nothing, and a dense add that changes
+        // nothing leaves a valid cached count valid.
+        let cached = dense.count();
+        for &x in &hs {
+            prop_assert!(!dense.add_hash(x));
+        }
+        prop_assert_eq!(dense.cached_count(), Some(cached));
         if h.is_sparse() {
             prop_assert!(h.as_bytes().len() <= limit.max(18));
         }

@@ -236,8 +236,9 @@ mod x86 {
             return unsafe { avx512::count(bytes) };
         }
         if class >= POPCNT {
-            // The POPCNT path, with the same two tests as when it was the
-            // only one, after the AVX512_WIDE test (one not-taken branch:
+            // The POPCNT path, one length test, after the AVX512_WIDE test
+            // (one not-taken branch; measured with the two length tests the
+            // path had until the Intel-only 33..=64-byte path was removed:
             // Zen 5 capped at avx2, min-of-N in eight code layouts, 32 B
             // 0.83-0.88 -> 0.91-0.98 ns (1.22 in one layout of one build),
             // 64 B 1.47-1.56 -> 1.49-1.55, 16 B 0.71-0.97 -> 0.80-1.08

@@ -34,8 +34,7 @@
 //! (behind one cached CPU check; SWAR without POPCNT; on CPUs with
 //! AVX-512 VPOPCNTDQ/VL and BMI2, one masked 64-byte load and VPOPCNTQ
 //! instead, with no branch on the length), and where the dispatcher would
-//! pick the AVX-512 kernel,
-//! longer inputs call it directly;
+//! pick the AVX-512 kernel, longer inputs call it directly;
 //! elsewhere up to 32 bytes take an inlined scalar path. [`kernels`] lists
 //! every kernel the running CPU supports, for tests and benchmarks:
 //!

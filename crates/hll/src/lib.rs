@@ -303,14 +303,10 @@ impl Hll {
     pub fn add_hash(&mut self, hash: u64) -> bool {
         let (index, count) = hash::index_count(hash);
         if self.is_sparse() {
-            return self.set_register(index, count);
+            self.set_sparse(index, count)
+        } else {
+            self.set_dense(index, count)
         }
-        // Dense: the read-modify-write inline, without the call into
-        // `set_register` (whose sparse half gives it a large frame), and
-        // the cache invalidated without a branch (bit 7 of byte 15).
-        let changed = dense::set_max(&mut self.bytes, index, count);
-        self.bytes[15] |= u8::from(changed) << 7;
-        changed
     }
 
     /// `PFADD key e1 e2 ...`: adds every element in order (a conversion to
@@ -354,29 +350,38 @@ impl Hll {
         changed
     }
 
-    /// Raises one register, invalidating the cache if it changed.
-    fn set_register(&mut self, index: usize, count: u8) -> bool {
-        if self.is_sparse() {
-            let bytes = &self.bytes;
-            let idx = self
-                .index
-                .get_or_insert_with(|| alloc::boxed::Box::new(sparse::Index::build(bytes)));
-            match sparse::set_indexed(&mut self.bytes, index, count, self.sparse_max_bytes, idx) {
-                sparse::Set::Unchanged => return false,
-                sparse::Set::Changed => return true,
-                sparse::Set::NeedsDense => self.promote(),
+    /// Raises one register of a sparse HLL (converting it to dense when the
+    /// edit would pass the sparse limit), invalidating the cache if it
+    /// changed. Out of line: the sparse edit gives it a large frame.
+    fn set_sparse(&mut self, index: usize, count: u8) -> bool {
+        debug_assert!(self.is_sparse());
+        let bytes = &self.bytes;
+        let idx = self
+            .index
+            .get_or_insert_with(|| alloc::boxed::Box::new(sparse::Index::build(bytes)));
+        match sparse::set_indexed(&mut self.bytes, index, count, self.sparse_max_bytes, idx) {
+            sparse::Set::Unchanged => false,
+            sparse::Set::Changed => true,
+            sparse::Set::NeedsDense => {
+                self.promote();
+                self.set_dense(index, count)
             }
         }
+    }
+
+    /// Raises one register of a dense HLL, inline and without a branch on
+    /// the outcome: the cache is invalidated (bit 7 of byte 15, as
+    /// [`invalidate`](Self::invalidate) does) by arithmetic on `changed`.
+    #[inline(always)]
+    fn set_dense(&mut self, index: usize, count: u8) -> bool {
         let changed = dense::set_max(&mut self.bytes, index, count);
-        if changed {
-            self.invalidate();
-        }
+        self.bytes[15] |= u8::from(changed) << 7;
         changed
     }
 
     /// Converts sparse to dense: the whole header is copied (cache
     /// included), only the encoding byte changes. Never inlined: its 16 KiB
-    /// scratch array inlined into `set_register` gave every sparse add a
+    /// scratch array inlined into `set_sparse` gave every sparse add a
     /// 16 KiB stack frame with four stack-probe stores (no measurable time
     /// change on Zen 5; kept for the smaller frame).
     #[cold]

@@ -115,21 +115,8 @@ fn union_merge(c: &mut Criterion) {
     g.finish();
 }
 
-/// `n` distinct pseudo-random 16-byte elements (a bijective mix of the
-/// index, printed in hex), the same for every contender.
-fn random_elems(seed: u64, n: usize) -> Vec<Vec<u8>> {
-    (0..n as u64)
-        .map(|i| {
-            let mut z = (i ^ seed).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            format!("{:016x}", z ^ (z >> 31)).into_bytes()
-        })
-        .collect()
-}
-
 fn add(c: &mut Criterion) {
-    let sparse_elems = random_elems(0x5eed, 1000);
+    let sparse_elems = benches::hex_elements(0x5eed, 1000);
     {
         // How many of these adds change a register (the rest return early
         // on a server too): printed so the benchmark's mix is visible.

@@ -85,20 +85,8 @@ fn kernels() {
     }
 }
 
-fn random_elems(seed: u64, n: usize) -> Vec<Vec<u8>> {
-    // The `hll/add_sparse` benchmark's elements.
-    (0..n as u64)
-        .map(|i| {
-            let mut z = (i ^ seed).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            format!("{:016x}", z ^ (z >> 31)).into_bytes()
-        })
-        .collect()
-}
-
 fn adds() {
-    let sparse = random_elems(0x5eed, 1000);
+    let sparse = benches::hex_elements(0x5eed, 1000);
     let t = min_ns(
         2000,
         sparse.len() as f64,

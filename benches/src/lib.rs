@@ -34,3 +34,17 @@ pub fn quick() -> bool {
 pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
     simd_core::testing::random_bytes(seed, len)
 }
+
+/// `n` distinct 16-character hex elements (a splitmix64 sequence from
+/// `seed`): the `hll/add_sparse` benchmark's set, shared with the
+/// `hll_timing` harness so both add the same elements.
+pub fn hex_elements(seed: u64, n: usize) -> Vec<Vec<u8>> {
+    (0..n as u64)
+        .map(|i| {
+            let mut z = (i ^ seed).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            format!("{:016x}", z ^ (z >> 31)).into_bytes()
+        })
+        .collect()
+}

@@ -4,10 +4,11 @@
 //! (12 bits) in a 16-bit word, odd pairs shift down by 4 (blend), and a
 //! shift, two masks and an `or` split the pair into two bytes (not
 //! `vpblendvb`, which is two or three µops on Intel cores: unpack_max
-//! 625-652 ns -> 571-595 on a Sapphire Rapids class Xeon, min-of-N). Pack: `maddubs` and
-//! `madd` fold four bytes into a 24-bit word, an in-lane shuffle compacts
-//! each lane's 16 bytes to 12, stored with two overlapping 16-byte stores
-//! whose junk bytes the next store overwrites (no cross-lane permute).
+//! 625-652 ns -> 571-595 on a Sapphire Rapids class Xeon, min-of-N).
+//! Pack: `maddubs` and `madd` fold four bytes into a 24-bit word, an
+//! in-lane shuffle compacts each lane's 16 bytes to 12, stored with two
+//! overlapping 16-byte stores whose junk bytes the next store overwrites
+//! (no cross-lane permute).
 //! Histogram: byte counters per value for a 12-value window picked from the
 //! mean register, `cmpeq` + `sub` per value; bytes outside the window
 //! (rare: the geometric tail) are counted one by one.

@@ -57,8 +57,6 @@ fn fields() -> __m512i {
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 unsafe fn unpack64(dense: &[u8; DENSE_BODY], p: usize, spread: __m512i, ctl: __m512i) -> __m512i {
     debug_assert!(p + BYTES <= DENSE_BODY);
-    // SAFETY: the mask limits the load to p..p + 48, in bounds; masked-off
-    // bytes are not accessed (no fault).
     let d = if p + 64 <= DENSE_BODY {
         // SAFETY: p + 64 <= 12288 (the 16 bytes past the step's 48 are
         // never selected by the permute).

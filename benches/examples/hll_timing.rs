@@ -26,20 +26,6 @@ use simd_core::testing::Rng;
 #[repr(align(64))]
 struct Aligned<T>(T);
 
-/// The fastest of `runs` rounds of each of `fs` (ns per round, divided by
-/// `per`); the functions take turns within each round.
-fn min_ns(runs: usize, per: f64, fs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
-    let mut best = vec![f64::MAX; fs.len()];
-    for _ in 0..runs {
-        for (f, b) in fs.iter_mut().zip(&mut best) {
-            let t = Instant::now();
-            f();
-            *b = b.min(t.elapsed().as_nanos() as f64 / per);
-        }
-    }
-    best
-}
-
 fn kernels() {
     let mut rng = Rng::new(0x6b65_726e);
     let mut regs = Aligned([0u8; REGISTERS]);
@@ -87,23 +73,23 @@ fn kernels() {
 
 fn adds() {
     let sparse = benches::hex_elements(0x5eed, 1000);
-    let t = min_ns(
+    let t = benches::min_ns(
         2000,
         sparse.len() as f64,
-        &mut [
-            &mut || {
+        &[
+            &|| {
                 let mut h = Hll::new();
                 for e in &sparse {
                     h.add(black_box(e));
                 }
                 black_box(&h);
             },
-            &mut || {
+            &|| {
                 let mut h = Hll::new();
                 h.add_all(black_box(&sparse));
                 black_box(&h);
             },
-            &mut || {
+            &|| {
                 let mut h: HyperLogLogPlus<Vec<u8>, _> =
                     HyperLogLogPlus::new(14, RandomState::new()).unwrap();
                 for e in &sparse {
@@ -135,18 +121,18 @@ fn adds() {
         theirs.insert(e);
     }
     theirs.count(); // settle into its dense form
-    let t = min_ns(
+    let t = benches::min_ns(
         30,
         dense_elems.len() as f64,
-        &mut [
-            &mut || {
+        &[
+            &|| {
                 let mut h = base.clone();
                 for e in &dense_elems {
                     h.add(black_box(e));
                 }
                 black_box(&h);
             },
-            &mut || {
+            &|| {
                 let mut h = theirs.clone();
                 for e in &dense_elems {
                     h.insert(black_box(e));
@@ -170,10 +156,10 @@ fn adds() {
             base.add_hash(x);
         }
         let window = &hashes[k..k + 100];
-        let t = min_ns(
+        let t = benches::min_ns(
             2000,
             window.len() as f64,
-            &mut [&mut || {
+            &[&|| {
                 let mut h = base.clone();
                 for &x in window {
                     h.add_hash(black_box(x));

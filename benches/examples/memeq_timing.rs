@@ -7,23 +7,8 @@
 //! the `memeq/lookup` benchmark's table (the same module, `memeq_lookup`).
 
 use std::hint::black_box;
-use std::time::Instant;
 
 use simd_core::testing::Rng;
-
-/// The fastest of `runs` timings of each of `fs`, in ns; the functions take
-/// turns within each run, so a busy spell on the machine slows all alike.
-fn min_ns_interleaved(runs: usize, fs: &[Box<dyn Fn() -> usize + '_>]) -> Vec<f64> {
-    let mut best = vec![f64::MAX; fs.len()];
-    for _ in 0..runs {
-        for (f, b) in fs.iter().zip(&mut best) {
-            let t = Instant::now();
-            black_box(f());
-            *b = b.min(t.elapsed().as_nanos() as f64);
-        }
-    }
-    best
-}
 
 fn compares(label: &str, lo: usize, hi: usize, unequal: bool) {
     let mut rng = Rng::new(0x1234_5678 + lo as u64 * 31 + hi as u64);
@@ -76,7 +61,7 @@ fn compares(label: &str, lo: usize, hi: usize, unequal: bool) {
             black_box(&pairs).iter().filter(|(a, b)| k.eq(a, b)).count()
         }));
     }
-    let t = min_ns_interleaved(runs, &passes);
+    let t = benches::min_ns(runs, 1.0, &passes.iter().map(|f| &**f).collect::<Vec<_>>());
     let (ours, std, ocmp, scmp) = (per(t[0]), per(t[1]), per(t[2]), per(t[3]));
     for (k, t) in kernels.iter().zip(&t[4..]) {
         print!("{}: {:.2}  ", k.name(), per(*t));
@@ -106,7 +91,7 @@ fn lookups(case: &memeq_lookup::Case) {
             // could take here.
             Box::new(|| table.lookup_bulk(black_box(&qs), memeq_lookup::first_byte)),
         ];
-        let t = min_ns_interleaved(60, &passes);
+        let t = benches::min_ns(60, 1.0, &passes.iter().map(|f| &**f).collect::<Vec<_>>());
         let (ours, std, bound) = (per(t[0]), per(t[1]), per(t[2]));
         println!(
             "lookup {:<6} {kind:<8} ns/lookup: ours {ours:6.2}  == {std:6.2}  ({:.1}% fewer ns)  bound:first-byte {bound:6.2} ({:.1}% fewer)",

@@ -8,7 +8,8 @@
 //! - parameter: the input size in bytes (or the element count), with
 //!   `Throughput::Bytes` / `Throughput::Elements` set on the group.
 
-use std::time::Duration;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 /// Criterion settings for the whole suite; `KVPRIMS_BENCH_QUICK=1` (set by
 /// `cargo xtask bench --quick`) shortens warm-up and measurement.
@@ -47,4 +48,20 @@ pub fn hex_elements(seed: u64, n: usize) -> Vec<Vec<u8>> {
             format!("{:016x}", z ^ (z >> 31)).into_bytes()
         })
         .collect()
+}
+
+/// For the min-of-N harnesses in `examples/` (machines too busy for
+/// criterion's medians): the fastest of `runs` rounds of each of `fs`, in
+/// ns per call divided by `per`. The functions take turns within each
+/// round, so a busy spell on the machine slows all alike.
+pub fn min_ns<R>(runs: usize, per: f64, fs: &[&dyn Fn() -> R]) -> Vec<f64> {
+    let mut best = vec![f64::MAX; fs.len()];
+    for _ in 0..runs {
+        for (f, b) in fs.iter().zip(&mut best) {
+            let t = Instant::now();
+            black_box(f());
+            *b = b.min(t.elapsed().as_nanos() as f64 / per);
+        }
+    }
+    best
 }

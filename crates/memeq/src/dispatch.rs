@@ -214,7 +214,7 @@ pub(crate) fn eq(a: &[u8], b: &[u8]) -> bool {
 /// AVX2) inlined path, 65..=128 an inlined SSE2 compare of the first and
 /// last 64 bytes, longer inputs the dispatcher.
 ///
-/// Measured on Zen 5 (min-of-N, ns per compare; see the README): 1.25-1.35
+/// Measured on Zen 5 (min-of-N, ns per compare; see PERFORMANCE.md): 1.25-1.35
 /// at 1..=64 B and 1.75-1.85 at 65..=128 B, vs 1.45-1.8 and 1.95-2.15 for
 /// glibc's `bcmp`; on random lengths the branch-free short path keeps that
 /// speed where the length-branching SSE2 path (and `bcmp`) mispredict.
@@ -291,7 +291,7 @@ mod x86 {
     /// overlapping 32-byte compares; else the SSE2 path.
     ///
     /// Measured on Zen 5 (min-of-N, ns per compare, `Ord` in brackets):
-    /// see the README's seventh-session section.
+    /// see PERFORMANCE.md, the seventh-session section.
     ///
     /// # Safety
     /// `a` and `b` must each point to `n` readable bytes, `n <= 64`.

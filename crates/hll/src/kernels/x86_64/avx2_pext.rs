@@ -14,8 +14,11 @@
 //! stores once and the shuffle pipes (two on these cores) take the
 //! `vpermd`, leaving store slots for the integer stream. Zen 1/2 (family
 //! 0x17) and Hygon run `pext` in microcode (tens to hundreds of cycles),
-//! and Intel AVX2 cores have one port for both `vpshufb` and `vpermd` (and
-//! put `pext` on a vector-multiply port), so they keep the AVX2 kernel.
+//! and Intel cores keep the AVX2 kernel: `vpermd` has one port there and
+//! `pext` shares a vector port. Measured on a Sapphire Rapids class Xeon
+//! (the Golden Cove core of Alder Lake's AVX2-only P-cores), min-of-N, this
+//! kernel enabled for the test: 368-384 ns against the AVX2 kernel's
+//! 324-349 ns.
 
 use super::avx2::pack_lanes;
 use crate::kernels::Uninit;

@@ -1,0 +1,98 @@
+//! Min-of-N timing of `bitcount::count` on short inputs (1..=64 bytes and a
+//! mixed-length set) against the `scalar` kernel called through its handle,
+//! the best dispatched kernel called through its handle, `simd-popcnt`, and
+//! `naive` (portable `count_ones` code inlined into the caller's loop):
+//! the issue's "1-64 byte inputs never slower than calling the scalar kernel
+//! directly", on machines too busy for criterion's medians.
+//!
+//! `cargo run --release -p benches --example bitcount_timing` prints ns per
+//! count for each length; `--sizes=1,8,64` picks the lengths.
+
+use std::hint::black_box;
+
+use simd_core::testing::Rng;
+
+/// 512 strings of lengths `lo..=hi`, each at a random offset (0..64) of a
+/// shared buffer, as keys sit in memory.
+fn strings(lo: usize, hi: usize) -> (Vec<u8>, Vec<(usize, usize)>) {
+    let mut rng = Rng::new(0xb17c + lo as u64 * 131 + hi as u64);
+    let buf = benches::bytes(rng.next_u64(), 512 * (64 + 64));
+    let spans = (0..512)
+        .map(|i| {
+            let n = lo + rng.below((hi - lo + 1) as u64) as usize;
+            (i * 128 + rng.below(64) as usize, n)
+        })
+        .collect();
+    (buf, spans)
+}
+
+/// Portable scalar code inlined into the loop: `u64::count_ones` over
+/// 8-byte words, then the tail bytes (the `bitcount/count` benchmark's
+/// `naive` row).
+fn naive(bytes: &[u8]) -> u64 {
+    let mut words = bytes.chunks_exact(8);
+    let mut n = 0u64;
+    for w in &mut words {
+        n += u64::from(u64::from_le_bytes(w.try_into().unwrap()).count_ones());
+    }
+    n + words
+        .remainder()
+        .iter()
+        .map(|&b| u64::from(b.count_ones()))
+        .sum::<u64>()
+}
+
+fn row(label: &str, lo: usize, hi: usize, best: &bitcount::Kernel, scalar: &bitcount::Kernel) {
+    let (buf, spans) = strings(lo, hi);
+    let (buf, spans) = (&buf, &spans);
+    // Generic, so that `count` inlines into the loop as into a caller's.
+    fn sum(buf: &[u8], spans: &[(usize, usize)], f: impl Fn(&[u8]) -> u64) -> u64 {
+        black_box(spans)
+            .iter()
+            .map(|&(at, n)| f(&buf[at..at + n]))
+            .sum()
+    }
+    let t = benches::min_ns(
+        3000,
+        spans.len() as f64,
+        &[
+            &|| sum(buf, spans, bitcount::count),
+            &|| sum(buf, spans, |s| scalar.count(s)),
+            &|| sum(buf, spans, |s| best.count(s)),
+            &|| sum(buf, spans, simd_popcnt::popcnt),
+            &|| sum(buf, spans, naive),
+        ],
+    );
+    println!(
+        "{label:<14} count {:6.2}  kernel:scalar {:6.2} ({:.2}x)  kernel:{} {:6.2} ({:.2}x)  simd-popcnt {:6.2} ({:.2}x)  naive {:6.2} ({:.2}x)",
+        t[0],
+        t[1],
+        t[1] / t[0],
+        best.name(),
+        t[2],
+        t[2] / t[0],
+        t[3],
+        t[3] / t[0],
+        t[4],
+        t[4] / t[0],
+    );
+}
+
+fn main() {
+    let ks: Vec<bitcount::Kernel> = bitcount::kernels().collect();
+    let scalar = ks.iter().find(|k| k.name() == "scalar").unwrap();
+    let best = &ks[0];
+    println!(
+        "ns per count; (Nx) = that row's time over `count`'s (above 1: `count` is faster); dispatched kernel: {}",
+        best.name()
+    );
+    row("mixed 1..=64", 1, 64, best, scalar);
+    let only: Option<Vec<usize>> = std::env::args().find_map(|a| {
+        a.strip_prefix("--sizes=")
+            .map(|s| s.split(',').map(|x| x.parse().unwrap()).collect())
+    });
+    let all = vec![1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 48, 63, 64];
+    for n in only.unwrap_or(all) {
+        row(&format!("{n} B"), n, n, best, scalar);
+    }
+}

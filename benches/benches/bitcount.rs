@@ -35,18 +35,7 @@ fn sizes() -> Vec<usize> {
     v
 }
 
-fn naive(bytes: &[u8]) -> u64 {
-    let mut words = bytes.chunks_exact(8);
-    let mut n = 0u64;
-    for w in &mut words {
-        n += u64::from(u64::from_le_bytes(w.try_into().unwrap()).count_ones());
-    }
-    n + words
-        .remainder()
-        .iter()
-        .map(|b| u64::from(b.count_ones()))
-        .sum::<u64>()
-}
+use benches::naive_count as naive;
 
 /// The read-bandwidth baseline: wrapping sum of the slice's `u64` words.
 mod read {

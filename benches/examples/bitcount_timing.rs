@@ -26,22 +26,6 @@ fn strings(lo: usize, hi: usize) -> (Vec<u8>, Vec<(usize, usize)>) {
     (buf, spans)
 }
 
-/// Portable scalar code inlined into the loop: `u64::count_ones` over
-/// 8-byte words, then the tail bytes (the `bitcount/count` benchmark's
-/// `naive` row).
-fn naive(bytes: &[u8]) -> u64 {
-    let mut words = bytes.chunks_exact(8);
-    let mut n = 0u64;
-    for w in &mut words {
-        n += u64::from(u64::from_le_bytes(w.try_into().unwrap()).count_ones());
-    }
-    n + words
-        .remainder()
-        .iter()
-        .map(|&b| u64::from(b.count_ones()))
-        .sum::<u64>()
-}
-
 fn row(label: &str, lo: usize, hi: usize, best: &bitcount::Kernel, scalar: &bitcount::Kernel) {
     let (buf, spans) = strings(lo, hi);
     let (buf, spans) = (&buf, &spans);
@@ -60,7 +44,7 @@ fn row(label: &str, lo: usize, hi: usize, best: &bitcount::Kernel, scalar: &bitc
             &|| sum(buf, spans, |s| scalar.count(s)),
             &|| sum(buf, spans, |s| best.count(s)),
             &|| sum(buf, spans, simd_popcnt::popcnt),
-            &|| sum(buf, spans, naive),
+            &|| sum(buf, spans, benches::naive_count),
         ],
     );
     println!(

@@ -50,6 +50,23 @@ pub fn hex_elements(seed: u64, n: usize) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// The `naive` population count of the bitcount benchmarks: portable
+/// `u64::count_ones` over 8-byte words, then the tail bytes, inlined into
+/// the caller.
+#[inline]
+pub fn naive_count(bytes: &[u8]) -> u64 {
+    let mut words = bytes.chunks_exact(8);
+    let mut n = 0u64;
+    for w in &mut words {
+        n += u64::from(u64::from_le_bytes(w.try_into().unwrap()).count_ones());
+    }
+    n + words
+        .remainder()
+        .iter()
+        .map(|b| u64::from(b.count_ones()))
+        .sum::<u64>()
+}
+
 /// For the min-of-N harnesses in `examples/` (machines too busy for
 /// criterion's medians): the fastest of `runs` rounds of each of `fs`, in
 /// ns per call divided by `per`. The functions take turns within each

@@ -18,6 +18,7 @@
 
 use std::hint::black_box;
 
+use benches::naive_count as naive;
 use criterion::{BenchmarkId, Criterion, Throughput};
 
 const SMALL_SIZES: [usize; 7] = [16, 32, 64, 256, 1024, 16 << 10, 256 << 10];
@@ -34,8 +35,6 @@ fn sizes() -> Vec<usize> {
     }
     v
 }
-
-use benches::naive_count as naive;
 
 /// The read-bandwidth baseline: wrapping sum of the slice's `u64` words.
 mod read {

@@ -17,8 +17,8 @@
 //! and Intel cores keep the AVX2 kernel: `vpermd` has one port there and
 //! `pext` shares a vector port. Measured on a Sapphire Rapids class Xeon
 //! (the Golden Cove core of Alder Lake's AVX2-only P-cores), min-of-N, this
-//! kernel enabled for the test: 368-384 ns against the AVX2 kernel's
-//! 324-349 ns.
+//! kernel enabled for the test: 481.7-493.7 ns against the AVX2 kernel's
+//! 448.2-460.5 ns (see PERFORMANCE.md, fifteenth session).
 
 use super::avx2::pack_lanes;
 use crate::kernels::Uninit;

@@ -184,7 +184,7 @@ pub(crate) fn count(bytes: &[u8]) -> u64 {
 /// The inlined part is kept small on purpose (the SWAR fallback, the CPU
 /// detection and the dispatcher call live in [`x86::slow`]): with them
 /// inside, LLVM neither inlined `count` into callers nor kept the fast path
-/// free of callee-saved register spills. Measured on Zen 5 (see the README):
+/// free of callee-saved register spills. Measured on Zen 5 (see PERFORMANCE.md):
 /// 16-64 bytes inline in 0.8-1.3 ns, a 256-byte call into the AVX-512
 /// kernel ~2 ns.
 #[cfg(target_arch = "x86_64")]
@@ -209,7 +209,7 @@ mod x86 {
     /// 64 bytes take [`avx512::count_upto64_zmm`] (one masked 512-bit load,
     /// no branch on the length), longer ones the AVX-512 kernel after one
     /// more test. Measured on Zen 5 and on an Intel Xeon with AVX-512
-    /// (Sapphire Rapids class): see that function and the crate README.
+    /// (Sapphire Rapids class): see that function and PERFORMANCE.md.
     const AVX512_WIDE: u8 = 5;
 
     /// One of the classes above, written once by [`detect`]; every value

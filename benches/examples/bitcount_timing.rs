@@ -71,12 +71,7 @@ fn main() {
         best.name()
     );
     row("mixed 1..=64", 1, 64, best, scalar);
-    let only: Option<Vec<usize>> = std::env::args().find_map(|a| {
-        a.strip_prefix("--sizes=")
-            .map(|s| s.split(',').map(|x| x.parse().unwrap()).collect())
-    });
-    let all = vec![1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 48, 63, 64];
-    for n in only.unwrap_or(all) {
+    for n in benches::sizes_arg(&[1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 48, 63, 64]) {
         row(&format!("{n} B"), n, n, best, scalar);
     }
 }

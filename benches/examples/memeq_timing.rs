@@ -110,14 +110,10 @@ fn main() {
     if !flag("--lookup-only") {
         compares("mixed 1..=64 equal", 1, 64, false);
         compares("mixed 1..=64 unequal", 1, 64, true);
-        let only: Option<Vec<usize>> = std::env::args().find_map(|a| {
-            a.strip_prefix("--sizes=")
-                .map(|s| s.split(',').map(|x| x.parse().unwrap()).collect())
-        });
-        let all = vec![
+        let all = [
             1, 2, 3, 4, 7, 8, 15, 16, 24, 31, 32, 48, 63, 64, 128, 1024, 65536,
         ];
-        for n in only.unwrap_or(all) {
+        for n in benches::sizes_arg(&all) {
             compares(&format!("{n} B equal"), n, n, false);
         }
     }

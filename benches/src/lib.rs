@@ -67,6 +67,20 @@ pub fn naive_count(bytes: &[u8]) -> u64 {
         .sum::<u64>()
 }
 
+/// For the min-of-N harnesses in `examples/`: the sizes given as
+/// `--sizes=16,128` on the command line, else `default`.
+pub fn sizes_arg(default: &[usize]) -> Vec<usize> {
+    std::env::args()
+        .find_map(|a| {
+            a.strip_prefix("--sizes=").map(|s| {
+                s.split(',')
+                    .map(|x| x.parse().expect("--sizes= takes sizes like 16,128"))
+                    .collect()
+            })
+        })
+        .unwrap_or_else(|| default.to_vec())
+}
+
 /// For the min-of-N harnesses in `examples/` (machines too busy for
 /// criterion's medians): the fastest of `runs` rounds of each of `fs`, in
 /// ns per call divided by `per`. The functions take turns within each

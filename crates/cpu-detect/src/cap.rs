@@ -32,8 +32,10 @@ fn decode(v: u8) -> Option<Level> {
 ///
 /// Dispatchers resolve once, on their first call, and keep the kernel they
 /// picked: set the ceiling before the first call into a kvprims crate (at the
-/// start of `main`, say). Tests that need every kernel should enumerate the
-/// kernels instead (each crate's `kernels()`).
+/// start of `main`, say). One exception: `memeq` on x86_64 Linux and Android
+/// resolves when the program loads, before `main`, so only
+/// `CPU_DETECT_MAX_LEVEL` caps it there. Tests that need every kernel should
+/// enumerate the kernels instead (each crate's `kernels()`).
 ///
 /// ```
 /// use cpu_detect::{set_max_level, max_level, Level};

@@ -63,6 +63,15 @@
 //! benchmarks); the public functions never show which one runs. The ceiling
 //! `CPU_DETECT_MAX_LEVEL` (or `cpu_detect::set_max_level`) lowers the choice.
 //!
+//! When the choice is made: on x86_64 Linux and Android, when the program
+//! loads (an `.init_array` constructor, before `main`), so that [`eq`] and
+//! [`cmp`] carry no detection call that the optimiser must assume writes
+//! memory (in a hash table's probe loop that costs reloads of the table's
+//! fields at every compare: 5-8% of a lookup, measured). There the
+//! environment variable is the ceiling that counts: `set_max_level` runs too
+//! late to change the choice. Elsewhere on x86_64 the first call chooses, and
+//! other architectures choose on the first call over 64 bytes.
+//!
 //! # Features
 //! - `std` (default): run-time CPU detection that needs the standard library
 //!   (passed on to `cpu-detect`) and the `CPU_DETECT_MAX_LEVEL` ceiling. The

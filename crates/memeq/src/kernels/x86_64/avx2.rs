@@ -284,6 +284,7 @@ fn aligned_start(a: *const u8) -> usize {
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `n > 64`; the CPU must
 /// have AVX2.
+#[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn eq_above64(a: *const u8, b: *const u8, n: usize) -> bool {
     debug_assert!(n > 64);
@@ -311,6 +312,7 @@ pub(crate) unsafe fn eq_above64(a: *const u8, b: *const u8, n: usize) -> bool {
 ///
 /// # Safety
 /// The CPU must have AVX2.
+#[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn mismatch(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());

@@ -250,6 +250,7 @@ pub(crate) unsafe fn eq_65_128_asm(a: *const u8, b: *const u8, n: usize) -> bool
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `n > 128`; the CPU
 /// must have AVX-512F, AVX-512BW and BMI2.
+#[inline]
 #[target_feature(enable = "avx512f,avx512bw,bmi2")]
 pub(crate) unsafe fn eq_above128(a: *const u8, b: *const u8, n: usize) -> bool {
     debug_assert!(n > 128);
@@ -303,6 +304,7 @@ pub(crate) unsafe fn eq(a: &[u8], b: &[u8]) -> bool {
 ///
 /// # Safety
 /// The CPU must have AVX-512F, AVX-512BW and BMI2.
+#[inline]
 #[target_feature(enable = "avx512f,avx512bw,bmi2")]
 pub(crate) unsafe fn mismatch(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());

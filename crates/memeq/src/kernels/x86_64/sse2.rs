@@ -162,6 +162,7 @@ pub(crate) unsafe fn cmp_upto64(
 
 /// Equality of two slices of any lengths: 64 bytes per loop branch, then the
 /// last (up to) 64 bytes as four clamped blocks.
+#[inline]
 pub(crate) fn eq(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
@@ -193,6 +194,7 @@ pub(crate) fn eq(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// The index of the first differing byte, or the shorter length.
+#[inline]
 pub(crate) fn mismatch(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());
     if n < 16 {

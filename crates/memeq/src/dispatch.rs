@@ -419,7 +419,8 @@ mod x86 {
     /// mask) around every compare. Measured in the lookup benchmark on an
     /// Intel AVX-512 machine (min-of-N, PERFORMANCE.md, sixteenth session):
     /// with detection at load time and the long-input kernels `#[inline]`,
-    /// 5-8% fewer ns per lookup than before.
+    /// 4-8% fewer ns per lookup than before at fixed key
+    /// lengths, 1-5% with mixed lengths.
     ///
     /// Elsewhere (no constructor) detection stays lazy: the first `eq` or
     /// `cmp` call runs it.

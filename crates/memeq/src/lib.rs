@@ -67,7 +67,7 @@
 //! loads (an `.init_array` constructor, before `main`), so that [`eq`] and
 //! [`cmp`] carry no detection call that the optimiser must assume writes
 //! memory (in a hash table's probe loop that costs reloads of the table's
-//! fields at every compare: 5-8% of a lookup, measured). There the
+//! fields at every compare: 4-8% of a lookup, measured). There the
 //! environment variable is the ceiling that counts: `set_max_level` runs too
 //! late to change the choice. Elsewhere on x86_64 the first call chooses, and
 //! other architectures choose on the first call over 64 bytes.

@@ -150,7 +150,7 @@ pub fn first_byte(a: &[u8], b: &[u8]) -> bool {
 /// correct compare pays.)
 #[inline(always)]
 pub fn first_last(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.first() == b.first() && a.last() == b.last()
+    first_byte(a, b) && a.last() == b.last()
 }
 
 /// Keys in one arena as `(offset, length)` spans.

@@ -346,31 +346,27 @@ mod x86 {
     pub(crate) fn mismatch_above64(a: &[u8], b: &[u8]) -> usize {
         let n = a.len().min(b.len());
         let class = CLASS.load(Ordering::Relaxed);
-        if class == AVX512 {
-            if n <= 128 {
+        if n <= 128 {
+            if class == AVX512 {
                 // SAFETY: the class is AVX512 only if `simd_core::select`
                 // picked the `avx512` candidate, whose test checked the
                 // features this needs; both slices hold at least n bytes,
                 // and 64 < n <= 128 (callers pass longer slices only).
                 return unsafe { avx512::mismatch_65_128_asm(a.as_ptr(), b.as_ptr(), n) };
             }
-            if LOAD_TIME {
-                // SAFETY: as above (the kernel takes any lengths).
-                return unsafe { avx512::mismatch(a, b) };
-            }
-        }
-        if class == AVX2 {
-            if n <= 128 {
+            if class == AVX2 {
                 // SAFETY: as above, for the `avx2` candidate and AVX2.
                 return unsafe { avx2::mismatch_65_128_asm(a.as_ptr(), b.as_ptr(), n) };
             }
-            if LOAD_TIME {
-                // SAFETY: as above, for the `avx2` candidate and AVX2.
-                return unsafe { avx2::mismatch(a, b) };
-            }
         }
         if LOAD_TIME {
-            return mismatch_long_sse2(a, b);
+            return match class {
+                // SAFETY: as above (the kernel takes any lengths).
+                AVX512 => unsafe { avx512::mismatch(a, b) },
+                // SAFETY: as above, for the `avx2` candidate and AVX2.
+                AVX2 => unsafe { avx2::mismatch(a, b) },
+                _ => mismatch_long_sse2(a, b),
+            };
         }
         super::mismatch_long(a, b)
     }

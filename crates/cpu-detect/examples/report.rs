@@ -30,7 +30,18 @@ fn main() {
         println!("  {name:<16} {}", if on { "yes" } else { "no" });
     }
     println!("  {:<16} {}", "misaligned", f.misaligned_scalar.name());
-    println!("  {:<16} {:?}, family {:#x}", "vendor", f.vendor, f.family);
+    println!(
+        "  {:<16} {:?}, family {:#x}, model {:#x}{}",
+        "vendor",
+        f.vendor,
+        f.family,
+        f.model,
+        if f.splits_256bit_ops() {
+            " (256-bit operations run as two halves)"
+        } else {
+            ""
+        }
+    );
     println!("detected level: {}", cpu_detect::detected_level());
     match cpu_detect::ceiling() {
         Some(cap) => println!("ceiling: {cap} (CPU_DETECT_MAX_LEVEL or set_max_level)"),

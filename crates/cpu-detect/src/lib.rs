@@ -154,6 +154,34 @@ pub struct Features {
     /// plus the extended family when the base is 0xF): 6 for Intel Core,
     /// 0x17 for AMD Zen 1/2, 0x19 for Zen 3/4, 0x1A for Zen 5; 0 elsewhere.
     pub family: u16,
+    /// x86 model as the vendors number it (CPUID leaf 1: the base model,
+    /// plus the extended model shifted left by 4 when the base family is 6
+    /// or 0xF): on AMD family 0x17 below 0x30 for Zen 1 / Zen+, from 0x30
+    /// for Zen 2; 0 elsewhere.
+    pub model: u8,
+}
+
+impl Features {
+    /// Whether the CPU executes each 256-bit AVX/AVX2 operation as two
+    /// 128-bit halves (AMD Zen 1 and Zen+, family 0x17 below model 0x30,
+    /// and the Zen 1 based Hygon Dhyana, family 0x18), so that 256-bit
+    /// kernels gain little over 128-bit or scalar ones there. A speed
+    /// hint, never a correctness condition.
+    ///
+    /// ```
+    /// let f = cpu_detect::features();
+    /// if f.splits_256bit_ops() {
+    ///     assert!(f.avx);
+    /// }
+    /// ```
+    pub const fn splits_256bit_ops(&self) -> bool {
+        self.avx
+            && match self.vendor {
+                Vendor::Amd => self.family == 0x17 && self.model < 0x30,
+                Vendor::Hygon => self.family == 0x18,
+                _ => false,
+            }
+    }
 }
 
 struct Cell {
@@ -195,6 +223,7 @@ static DETECTED: Cell = Cell {
         misaligned_scalar: MisalignedAccess::Unknown,
         vendor: Vendor::Other,
         family: 0,
+        model: 0,
     }),
 };
 

@@ -25,7 +25,7 @@ cpufeatures::new!(has_avx512vbmi, "avx512vbmi");
 cpufeatures::new!(has_avx512vbmi2, "avx512vbmi2");
 
 pub(crate) fn detect() -> Features {
-    let (vendor, family) = vendor_family();
+    let (vendor, family, model) = vendor_family();
     Features {
         sse2: has_sse2::get(),
         ssse3: has_ssse3::get(),
@@ -48,6 +48,7 @@ pub(crate) fn detect() -> Features {
         misaligned_scalar: MisalignedAccess::Fast,
         vendor,
         family,
+        model,
         ..Features::default()
     }
 }
@@ -61,24 +62,25 @@ fn cpuid(leaf: u32) -> CpuidResult {
     unsafe { __cpuid(leaf) }
 }
 
-/// The vendor (leaf 0) and the family (leaf 1); unknown under Miri, which
-/// cannot run CPUID (as `cpufeatures` then reports only compile-time
-/// features).
-fn vendor_family() -> (Vendor, u16) {
+/// The vendor (leaf 0), the family and the model (leaf 1); unknown under
+/// Miri, which cannot run CPUID (as `cpufeatures` then reports only
+/// compile-time features).
+fn vendor_family() -> (Vendor, u16, u8) {
     if cfg!(miri) {
-        return (Vendor::Other, 0);
+        return (Vendor::Other, 0, 0);
     }
     let l0 = cpuid(0);
     let mut id = [0u8; 12];
     id[..4].copy_from_slice(&l0.ebx.to_le_bytes());
     id[4..8].copy_from_slice(&l0.edx.to_le_bytes());
     id[8..].copy_from_slice(&l0.ecx.to_le_bytes());
-    let family = if l0.eax >= 1 {
-        family_of(cpuid(1).eax)
+    let (family, model) = if l0.eax >= 1 {
+        let eax = cpuid(1).eax;
+        (family_of(eax), model_of(eax))
     } else {
-        0
+        (0, 0)
     };
-    (Vendor::from_id(&id), family)
+    (Vendor::from_id(&id), family, model)
 }
 
 /// The family in CPUID leaf 1's EAX: bits 8..12, plus bits 20..28 when
@@ -91,6 +93,17 @@ pub(crate) fn family_of(eax: u32) -> u16 {
         base
     };
     family as u16
+}
+
+/// The model in CPUID leaf 1's EAX: bits 4..8, plus bits 16..20 shifted
+/// left by 4 when the base family reads 6 or 0xF.
+pub(crate) fn model_of(eax: u32) -> u8 {
+    let base = (eax >> 4) & 0xf;
+    let model = match (eax >> 8) & 0xf {
+        6 | 0xf => base | ((eax >> 16) & 0xf) << 4,
+        _ => base,
+    };
+    model as u8
 }
 
 #[cfg(test)]
@@ -109,6 +122,42 @@ mod tests {
     }
 
     #[test]
+    fn models() {
+        // Zen 1 (EPYC Naples), Zen+ (Pinnacle Ridge), Zen 2 (Rome), Zen 3
+        // (Milan), an Intel Skylake, a Pentium 4, a Pentium III (family 6,
+        // no extended model).
+        assert_eq!(model_of(0x0080_0F12), 0x01);
+        assert_eq!(model_of(0x0080_0F82), 0x08);
+        assert_eq!(model_of(0x0083_0F10), 0x31);
+        assert_eq!(model_of(0x00A0_0F11), 0x01);
+        assert_eq!(model_of(0x0005_0654), 0x55);
+        assert_eq!(model_of(0x0000_0F29), 0x02);
+        assert_eq!(model_of(0x0000_0683), 0x08);
+    }
+
+    #[test]
+    fn split_256bit() {
+        let cpu = |vendor, family, model| Features {
+            avx: true,
+            vendor,
+            family,
+            model,
+            ..Features::default()
+        };
+        assert!(cpu(Vendor::Amd, 0x17, 0x01).splits_256bit_ops());
+        assert!(cpu(Vendor::Amd, 0x17, 0x18).splits_256bit_ops());
+        assert!(cpu(Vendor::Hygon, 0x18, 0x01).splits_256bit_ops());
+        assert!(!cpu(Vendor::Amd, 0x17, 0x31).splits_256bit_ops());
+        assert!(!cpu(Vendor::Amd, 0x19, 0x01).splits_256bit_ops());
+        assert!(!cpu(Vendor::Intel, 6, 0x55).splits_256bit_ops());
+        let no_avx = Features {
+            avx: false,
+            ..cpu(Vendor::Amd, 0x17, 0x01)
+        };
+        assert!(!no_avx.splits_256bit_ops());
+    }
+
+    #[test]
     fn vendors() {
         assert_eq!(Vendor::from_id(b"GenuineIntel"), Vendor::Intel);
         assert_eq!(Vendor::from_id(b"AuthenticAMD"), Vendor::Amd);
@@ -119,7 +168,8 @@ mod tests {
     #[test]
     #[cfg_attr(miri, ignore = "Miri cannot run CPUID")]
     fn detected_is_consistent() {
-        let (v, f) = vendor_family();
+        let (v, f, m) = vendor_family();
+        assert_eq!(crate::features().model, m);
         // Every x86-64 CPU reports a family of at least 6 (P6 and later).
         #[cfg(target_arch = "x86_64")]
         assert!(f >= 6, "family {f:#x}");

@@ -101,7 +101,7 @@ fn main() {
     let scalar = ks.iter().find(|k| k.name() == "scalar").unwrap();
     let best = &ks[0];
     println!(
-        "ns per count; (Nx) = that row's time over `count`'s (above 1: `count` is faster); dispatched kernel: {}",
+        "ns per count; (Nx) = that row's time over `count`'s (above 1: `count` is faster); first listed kernel: {}",
         best.name()
     );
     row("mixed 1..=64", 1, 64, best, scalar);

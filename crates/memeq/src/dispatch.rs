@@ -239,6 +239,18 @@ mod x86 {
     const AVX512: u8 = 2;
     /// The dispatcher picks the `avx2` kernel.
     const AVX2: u8 = 3;
+    /// The dispatcher picks the `avx2` kernel on a CPU that runs 256-bit
+    /// operations as two halves (AMD Zen 1 / Zen+,
+    /// [`cpu_detect::Features::splits_256bit_ops`]): `eq` takes the SSE2
+    /// path there at every length, `cmp` the AVX2 kernel's as on other
+    /// AVX2 CPUs. Min-of-N on an EPYC 7001 (Zen 1), `==`'s time over ours,
+    /// SSE2 path against the AVX2 one (two runs each, same process): `eq`
+    /// 48 B 1.18x against 0.92x, 64 B 1.13-1.14x / 0.93x, 128 B
+    /// 1.06-1.07x / 0.95x, 1 KiB 0.99x / 0.94x; mixed 1..=64 1.83-1.85x /
+    /// 1.97-2.02x. `cmp` through the SSE2 path: 48-64 B 0.97-0.98x against
+    /// 0.93x, but mixed 1..=64 1.56x against 1.80-1.83x and 128 B 0.64x
+    /// (PERFORMANCE.md, seventeenth session), so `cmp` keeps AVX2.
+    const AVX2_HALVED: u8 = 4;
 
     /// One of the classes above, written once by [`detect`]; every value
     /// ever stored for a run is the same, so relaxed ordering is enough.
@@ -277,7 +289,7 @@ mod x86 {
             }
             return unsafe { avx2::eq_above64(pa, pb, n) };
         }
-        if LOAD_TIME || class == OTHER {
+        if LOAD_TIME || class == OTHER || class == AVX2_HALVED {
             if n <= 64 {
                 // SAFETY: both slices hold exactly n <= 64 bytes.
                 return unsafe { super::eq_upto64(pa, pb, n) };
@@ -319,8 +331,9 @@ mod x86 {
             // SAFETY: bit t of the mask is set only for a byte t < n.
             return unsafe { super::order_from_mask(a, b, m, la, lb, |t| t) };
         }
-        if class == AVX2 && n > 32 {
-            // SAFETY: the class is AVX2 only if `simd_core::select` picked
+        if class >= AVX2 && n > 32 {
+            // SAFETY: the class is AVX2 or AVX2_HALVED (the two classes from
+            // AVX2 up) only if `simd_core::select` picked
             // the `avx2` candidate, whose test checked AVX2; both pointers
             // hold 32 < n <= 64 bytes.
             let m = unsafe { avx2::ne_33_64_asm(a, b, n) };
@@ -354,8 +367,9 @@ mod x86 {
                 // and 64 < n <= 128 (callers pass longer slices only).
                 return unsafe { avx512::mismatch_65_128_asm(a.as_ptr(), b.as_ptr(), n) };
             }
-            if class == AVX2 {
-                // SAFETY: as above, for the `avx2` candidate and AVX2.
+            if class >= AVX2 {
+                // SAFETY: as above, for the `avx2` candidate and AVX2 (the
+                // classes AVX2 and AVX2_HALVED).
                 return unsafe { avx2::mismatch_65_128_asm(a.as_ptr(), b.as_ptr(), n) };
             }
         }
@@ -364,7 +378,7 @@ mod x86 {
                 // SAFETY: as above (the kernel takes any lengths).
                 AVX512 => unsafe { avx512::mismatch(a, b) },
                 // SAFETY: as above, for the `avx2` candidate and AVX2.
-                AVX2 => unsafe { avx2::mismatch(a, b) },
+                AVX2 | AVX2_HALVED => unsafe { avx2::mismatch(a, b) },
                 _ => mismatch_long_sse2(a, b),
             };
         }
@@ -445,6 +459,7 @@ mod x86 {
     fn class_now() -> u8 {
         match simd_core::select(super::EQ).name() {
             "avx512" => AVX512,
+            "avx2" if cpu_detect::features().splits_256bit_ops() => AVX2_HALVED,
             "avx2" => AVX2,
             _ => OTHER,
         }

@@ -263,68 +263,105 @@ pub(crate) unsafe fn histogram_dense(dense: &[u8; DENSE_BODY]) -> [u32; 64] {
     unsafe { histogram_raw(assume_init(&mut raw.0)) }
 }
 
-/// Values counted per pass with byte counters (12 accumulators, the data,
-/// a compare result and some constants fit the 16 ymm registers).
+/// Values counted by the vector loop: a window of `WINDOW` values from a
+/// base picked from the mean register; registers outside it (rare: the
+/// geometric tail) are counted one by one.
 const WINDOW: u8 = 12;
 
+/// Vectors counted into the nibble counters before they are widened (a
+/// nibble holds at most 15).
+const ROUND: usize = 15;
+
+/// One vector in this many picks the window.
+const SAMPLE: usize = 8;
+
 /// Histogram of raw registers (values `0..=63`).
+///
+/// Per 32 registers: `d = x - base`, and `idx = d + (0x80 - WINDOW)` with
+/// unsigned saturation, whose top bit is set exactly for the registers
+/// outside the window (`d >= WINDOW`, or `x < base`, which wraps). Six
+/// `vpshufb` lookups on `idx` (low nibble `d + 4`) give, per register, 1 in
+/// the low nibble of table `j` if `d == 2j`, 16 if `d == 2j + 1`; added
+/// into six byte accumulators, each byte holds two 4-bit counters, widened
+/// by `vpsadbw` every [`ROUND`] vectors. That is two operations per pair of
+/// values per vector, where one `cmpeq` + `sub` per value cost four. On
+/// Zen 1, which splits every 256-bit operation in two: see PERFORMANCE.md,
+/// seventeenth session.
 ///
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn histogram_raw(raw: &[u8; REGISTERS]) -> [u32; 64] {
+    const PAIRS: usize = WINDOW as usize / 2;
     let vecs = REGISTERS / REGS;
     let load = |i: usize| {
         // SAFETY: i < 512, so 32i + 32 <= 16384.
         unsafe { _mm256_loadu_si256(raw.as_ptr().add(i * REGS).cast()) }
     };
     // Window start: the mean minus 4 (register values are roughly geometric
-    // around log2(n / m), so most fall in [mean - 4, mean + 8)).
+    // around log2(n / m), so most fall in [mean - 4, mean + 8)), the mean
+    // of every eighth vector (2048 registers; registers are independent, a
+    // worse window only sends more of them down the slow path).
     let zero = _mm256_setzero_si256();
     let mut sums = zero;
-    for i in 0..vecs {
+    for i in (0..vecs).step_by(SAMPLE) {
         sums = _mm256_add_epi64(sums, _mm256_sad_epu8(load(i), zero));
     }
     let mut s = [0u64; 4];
     // SAFETY: `s` is 32 bytes.
     unsafe { _mm256_storeu_si256(s.as_mut_ptr().cast(), sums) };
-    let mean = (s.iter().sum::<u64>() / REGISTERS as u64) as u8;
+    let mean = (s.iter().sum::<u64>() / (REGISTERS / SAMPLE) as u64) as u8;
     let base = mean.saturating_sub(4).min(64 - WINDOW);
 
-    let mut h = [0u32; 64];
+    // Table j: at index d + 4 (d = 2j, 2j + 1), 1 and 16; 0 elsewhere.
+    let tables: [__m256i; PAIRS] = core::array::from_fn(|j| {
+        let mut t = [0u8; 32];
+        for lane in [0, 16] {
+            t[lane + 2 * j + 4] = 1;
+            t[lane + 2 * j + 5] = 16;
+        }
+        // SAFETY: `t` is 32 bytes.
+        unsafe { _mm256_loadu_si256(t.as_ptr().cast()) }
+    });
     let basev = _mm256_set1_epi8(base as i8);
-    let top = _mm256_set1_epi8((WINDOW - 1) as i8);
-    let mut acc = [zero; WINDOW as usize];
-    let mut since_flush = 0;
-    for i in 0..vecs {
-        let x = load(i);
-        // y = x - base; outside the window iff y > WINDOW - 1 (unsigned).
-        let y = _mm256_sub_epi8(x, basev);
-        let outside = _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(y, top), y))
-            & !_mm256_movemask_epi8(_mm256_cmpeq_epi8(y, top));
-        if outside != 0 {
-            let mut bits = outside as u32;
-            while bits != 0 {
-                let j = bits.trailing_zeros() as usize;
-                h[usize::from(raw[i * REGS + j] & 63)] += 1;
-                bits &= bits - 1;
+    let offset = _mm256_set1_epi8((0x80 - WINDOW) as i8);
+    let nibbles = _mm256_set1_epi8(0x0f);
+    let mut h = [0u32; 64];
+    // Per value of the window, four 64-bit lane sums.
+    let mut wide = [zero; WINDOW as usize];
+    let mut i = 0;
+    while i < vecs {
+        let end = (i + ROUND).min(vecs);
+        let mut acc = [zero; PAIRS];
+        while i < end {
+            let x = load(i);
+            let idx = _mm256_adds_epu8(_mm256_sub_epi8(x, basev), offset);
+            let outside = _mm256_movemask_epi8(idx);
+            if outside != 0 {
+                let mut bits = outside as u32;
+                while bits != 0 {
+                    let j = bits.trailing_zeros() as usize;
+                    h[usize::from(raw[i * REGS + j] & 63)] += 1;
+                    bits &= bits - 1;
+                }
             }
-        }
-        for (k, a) in acc.iter_mut().enumerate() {
-            *a = _mm256_sub_epi8(*a, _mm256_cmpeq_epi8(y, _mm256_set1_epi8(k as i8)));
-        }
-        since_flush += 1;
-        if since_flush == 255 || i == vecs - 1 {
-            for (k, a) in acc.iter_mut().enumerate() {
-                let t = _mm256_sad_epu8(*a, zero);
-                let mut q = [0u64; 4];
-                // SAFETY: `q` is 32 bytes.
-                unsafe { _mm256_storeu_si256(q.as_mut_ptr().cast(), t) };
-                h[usize::from(base) + k] += q.iter().sum::<u64>() as u32;
-                *a = zero;
+            for (a, t) in acc.iter_mut().zip(&tables) {
+                *a = _mm256_add_epi8(*a, _mm256_shuffle_epi8(*t, idx));
             }
-            since_flush = 0;
+            i += 1;
         }
+        for (j, a) in acc.iter().enumerate() {
+            let even = _mm256_and_si256(*a, nibbles);
+            let odd = _mm256_and_si256(_mm256_srli_epi16::<4>(*a), nibbles);
+            wide[2 * j] = _mm256_add_epi64(wide[2 * j], _mm256_sad_epu8(even, zero));
+            wide[2 * j + 1] = _mm256_add_epi64(wide[2 * j + 1], _mm256_sad_epu8(odd, zero));
+        }
+    }
+    for (k, w) in wide.iter().enumerate() {
+        let mut q = [0u64; 4];
+        // SAFETY: `q` is 32 bytes.
+        unsafe { _mm256_storeu_si256(q.as_mut_ptr().cast(), *w) };
+        h[usize::from(base) + k] += q.iter().sum::<u64>() as u32;
     }
     h
 }

@@ -9,9 +9,10 @@
 //! in-lane shuffle compacts each lane's 16 bytes to 12, stored with two
 //! overlapping 16-byte stores whose junk bytes the next store overwrites
 //! (no cross-lane permute).
-//! Histogram: byte counters per value for a 12-value window picked from the
-//! mean register, `cmpeq` + `sub` per value; bytes outside the window
-//! (rare: the geometric tail) are counted one by one.
+//! Histogram: for a 12-value window picked from the mean register, six
+//! `pshufb` lookups per vector add two 4-bit counters per byte (one pair
+//! of values per lookup), widened every 15 vectors; registers outside the
+//! window (rare: the geometric tail) are counted one by one.
 
 use crate::kernels::{assume_init, uninit, Aligned, Uninit};
 use crate::{DENSE_BODY, REGISTERS};

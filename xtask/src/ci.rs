@@ -199,9 +199,13 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
             );
         }
         // Haswell: Intel AVX2; EPYC-Milan: AMD Zen 3 AVX2 (family 0x19, so
-        // hll's `avx2-pext` pack is the one dispatched); Nehalem: SSE4.2;
-        // core2duo: SSSE3, no POPCNT.
-        for cpu in ["Haswell", "EPYC-Milan", "Nehalem", "core2duo"] {
+        // hll's `avx2-pext` pack is the one dispatched); EPYC: AMD Zen 1
+        // (family 0x17 model 1, 256-bit operations split in halves, so
+        // bitcount counts with POPCNT and memeq's `eq` takes SSE2 where
+        // the AVX2 kernels are picked); Nehalem: SSE4.2; core2duo: SSSE3,
+        // no POPCNT. `KVPRIMS_EXPECT_SPLIT_256` makes cpu-detect's test
+        // check that detection sees the core as the cell intends.
+        for cpu in ["Haswell", "EPYC-Milan", "EPYC", "Nehalem", "core2duo"] {
             add(
                 &format!("qemu-x86_64-{}", cpu.to_lowercase()),
                 &format!("tests under qemu-x86_64 -cpu {cpu} (real detection, no ceiling)"),
@@ -210,12 +214,16 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                         return Outcome::Skipped(why);
                     }
                     let runner = format!("qemu-x86_64 -cpu {cpu}");
+                    let split = if cpu == "EPYC" { "1" } else { "0" };
                     test_cell(
                         log,
-                        &[(
-                            "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER",
-                            runner.as_str(),
-                        )],
+                        &[
+                            (
+                                "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER",
+                                runner.as_str(),
+                            ),
+                            ("KVPRIMS_EXPECT_SPLIT_256", split),
+                        ],
                         None,
                         &[
                             "test",

@@ -135,6 +135,26 @@ mod tests {
         assert_eq!(model_of(0x0000_0683), 0x08);
     }
 
+    /// Where the environment says what the CPU is (CI's qemu cells set
+    /// `KVPRIMS_EXPECT_SPLIT_256` to 1 under `-cpu EPYC`, a Zen 1, and to
+    /// 0 under the other models), detection must agree.
+    #[test]
+    #[cfg(feature = "std")]
+    #[cfg_attr(miri, ignore = "Miri cannot run CPUID")]
+    fn split_256bit_as_the_environment_expects() {
+        if let Ok(want) = std::env::var("KVPRIMS_EXPECT_SPLIT_256") {
+            let f = crate::features();
+            assert_eq!(
+                f.splits_256bit_ops(),
+                want == "1",
+                "{:?} family {:#x} model {:#x}",
+                f.vendor,
+                f.family,
+                f.model
+            );
+        }
+    }
+
     #[test]
     fn split_256bit() {
         let cpu = |vendor, family, model| Features {

@@ -276,6 +276,22 @@ const ROUND: usize = 15;
 /// One vector in this many picks the window.
 const SAMPLE: usize = 8;
 
+/// The `vpshufb` tables of [`histogram_raw`], the same in both lanes: table
+/// `j` holds 1 and 16 at indices `2j + 4` and `2j + 5` (`d + 4` for
+/// `d = 2j, 2j + 1`), 0 elsewhere.
+static NIBBLE_TABLES: [[u8; 32]; WINDOW as usize / 2] = {
+    let mut t = [[0u8; 32]; WINDOW as usize / 2];
+    let mut j = 0;
+    while j < t.len() {
+        t[j][2 * j + 4] = 1;
+        t[j][2 * j + 5] = 16;
+        t[j][16 + 2 * j + 4] = 1;
+        t[j][16 + 2 * j + 5] = 16;
+        j += 1;
+    }
+    t
+};
+
 /// Histogram of raw registers (values `0..=63`).
 ///
 /// Per 32 registers: `d = x - base`, and `idx = d + (0x80 - WINDOW)` with
@@ -314,15 +330,9 @@ pub(crate) unsafe fn histogram_raw(raw: &[u8; REGISTERS]) -> [u32; 64] {
     let mean = (s.iter().sum::<u64>() / (REGISTERS / SAMPLE) as u64) as u8;
     let base = mean.saturating_sub(4).min(64 - WINDOW);
 
-    // Table j: at index d + 4 (d = 2j, 2j + 1), 1 and 16; 0 elsewhere.
     let tables: [__m256i; PAIRS] = core::array::from_fn(|j| {
-        let mut t = [0u8; 32];
-        for lane in [0, 16] {
-            t[lane + 2 * j + 4] = 1;
-            t[lane + 2 * j + 5] = 16;
-        }
-        // SAFETY: `t` is 32 bytes.
-        unsafe { _mm256_loadu_si256(t.as_ptr().cast()) }
+        // SAFETY: each table is 32 bytes.
+        unsafe { _mm256_loadu_si256(NIBBLE_TABLES[j].as_ptr().cast()) }
     });
     let basev = _mm256_set1_epi8(base as i8);
     let offset = _mm256_set1_epi8((0x80 - WINDOW) as i8);

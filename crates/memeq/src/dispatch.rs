@@ -242,8 +242,8 @@ mod x86 {
     /// The dispatcher picks the `avx2` kernel on a CPU that runs 256-bit
     /// operations as two halves (AMD Zen 1 / Zen+,
     /// [`cpu_detect::Features::splits_256bit_ops`]): `eq` takes the SSE2
-    /// path there at every length, `cmp` the AVX2 kernel's as on other
-    /// AVX2 CPUs. Min-of-N on an EPYC 7001 (Zen 1), `==`'s time over ours,
+    /// path there up to [`HALVED_AVX2_ABOVE`] bytes (the AVX2 loop above),
+    /// `cmp` the AVX2 kernel's as on other AVX2 CPUs. Min-of-N on an EPYC 7001 (Zen 1), `==`'s time over ours,
     /// SSE2 path against the AVX2 one (two runs each, same process): `eq`
     /// 48 B 1.18x against 0.92x, 64 B 1.13-1.14x / 0.93x, 128 B
     /// 1.06-1.07x / 0.95x, 1 KiB 0.99x / 0.94x; mixed 1..=64 1.83-1.85x /
@@ -251,6 +251,18 @@ mod x86 {
     /// 0.93x, but mixed 1..=64 1.56x against 1.80-1.83x and 128 B 0.64x
     /// (PERFORMANCE.md, seventeenth session), so `cmp` keeps AVX2.
     const AVX2_HALVED: u8 = 4;
+
+    /// In the [`AVX2_HALVED`] class, `eq` of more bytes than this runs the
+    /// `avx2` kernel's 128-byte loop (aligned loads from `a`), shorter
+    /// inputs the SSE2 one. Min-of-N on Zen 1, one pair in a throughput
+    /// loop, ns per compare (SSE2 loop / AVX2 loop / glibc `bcmp`): 512 B
+    /// 18.6 / 19.3 / 18.6-19.3, 768 B 25.7 / 25.7 / 25.7, 1 KiB 33.1 / 32.2
+    /// / 31.2-32.4, 4 KiB 128.4 / 108.1 / 107.3-110.4, 64 KiB 1929-1984 /
+    /// 1716-1725 / 1722-1728 (operands at offsets 0 / 16 / 32 of a line):
+    /// the SSE2 loop's four 16-byte compares per branch stop keeping up
+    /// above a few hundred bytes, where both 256-bit loops are bound by the
+    /// loads (two 16-byte loads a cycle).
+    const HALVED_AVX2_ABOVE: usize = 768;
 
     /// One of the classes above, written once by [`detect`]; every value
     /// ever stored for a run is the same, so relaxed ordering is enough.
@@ -298,6 +310,12 @@ mod x86 {
                 // SAFETY: both slices hold exactly n bytes, 64 < n <= 128;
                 // SSE2 is baseline on x86_64.
                 return unsafe { sse2::eq_65_128(pa, pb, n) };
+            }
+            if class == AVX2_HALVED && n > HALVED_AVX2_ABOVE {
+                // SAFETY: the class is AVX2_HALVED only if
+                // `simd_core::select` picked the `avx2` candidate, whose
+                // test checked AVX2; both slices hold n > 64 bytes.
+                return unsafe { avx2::eq_above64(pa, pb, n) };
             }
             return eq_long_sse2(a, b);
         }

@@ -40,9 +40,16 @@ fn kernels() {
     let mut raw = Aligned([0u8; REGISTERS]);
     const REPS: usize = 10;
     let scalar = ks.iter().position(|k| k.name() == "scalar").unwrap();
-    for (op, name) in ["pack", "unpack + max", "histogram dense", "histogram raw"]
-        .iter()
-        .enumerate()
+    let three = [&dense, &dense, &dense];
+    for (op, name) in [
+        "pack",
+        "unpack + max",
+        "histogram dense",
+        "histogram raw",
+        "union of 3",
+    ]
+    .iter()
+    .enumerate()
     {
         let mut best = vec![f64::MAX; ks.len()];
         for _ in 0..300 {
@@ -55,9 +62,10 @@ fn kernels() {
                         2 => {
                             black_box(k.histogram_dense(black_box(&dense)));
                         }
-                        _ => {
+                        3 => {
                             black_box(k.histogram_raw(black_box(&regs.0)));
                         }
+                        _ => k.union(black_box(&three), black_box(&mut raw.0)),
                     }
                 }
                 *b = b.min(t.elapsed().as_nanos() as f64 / REPS as f64);

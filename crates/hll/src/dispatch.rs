@@ -14,8 +14,9 @@ type UnpackFn = unsafe fn(&[u8; DENSE_BODY], &mut Uninit<REGISTERS>);
 type PackFn = unsafe fn(&[u8; REGISTERS], &mut Uninit<DENSE_BODY>);
 type HistDenseFn = unsafe fn(&[u8; DENSE_BODY]) -> [u32; 64];
 type HistRawFn = unsafe fn(&[u8; REGISTERS]) -> [u32; 64];
+type UnionFn = unsafe fn(&[&[u8; DENSE_BODY]], &mut Uninit<REGISTERS>);
 
-/// One instruction set's five kernels and its CPU check. The functions'
+/// One instruction set's six kernels and its CPU check. The functions'
 /// only safety condition is that `supported` holds for the running CPU.
 struct Set {
     name: &'static str,
@@ -26,6 +27,7 @@ struct Set {
     pack: PackFn,
     histogram_dense: HistDenseFn,
     histogram_raw: HistRawFn,
+    union: UnionFn,
 }
 
 const SCALAR: Set = Set {
@@ -37,11 +39,12 @@ const SCALAR: Set = Set {
     pack: scalar::pack,
     histogram_dense: scalar::histogram_dense,
     histogram_raw: scalar::histogram_raw,
+    union: scalar::union,
 };
 
 macro_rules! lists {
     ($($set:expr),+ $(,)?) => {
-        // SAFETY (all five lists): each set's functions need exactly the CPU
+        // SAFETY (all six lists): each set's functions need exactly the CPU
         // features its `supported` checks, and accept every input of their
         // types (see each kernel file).
         static UNPACK_MAX: &[Candidate<UnpackMaxFn>] = &[$(unsafe {
@@ -58,6 +61,9 @@ macro_rules! lists {
         }),+];
         static HIST_RAW: &[Candidate<HistRawFn>] = &[$(unsafe {
             Candidate::new($set.name, $set.level, $set.supported, $set.histogram_raw)
+        }),+];
+        static UNION: &[Candidate<UnionFn>] = &[$(unsafe {
+            Candidate::new($set.name, $set.level, $set.supported, $set.union)
         }),+];
     };
 }
@@ -78,6 +84,7 @@ mod x86 {
         histogram_dense: avx512::histogram_dense,
         // Measured faster than an AVX-512 counter (see avx512.rs).
         histogram_raw: avx2::histogram_raw,
+        union: avx512::union,
     };
 
     /// The AVX2 set with the `pext`-assisted pack, on AMD from Zen 3
@@ -92,6 +99,7 @@ mod x86 {
         pack: avx2_pext::pack,
         histogram_dense: avx2::histogram_dense,
         histogram_raw: avx2::histogram_raw,
+        union: avx2::union,
     };
 
     pub(super) const AVX2: Set = Set {
@@ -103,6 +111,7 @@ mod x86 {
         pack: avx2::pack,
         histogram_dense: avx2::histogram_dense,
         histogram_raw: avx2::histogram_raw,
+        union: avx2::union,
     };
 }
 
@@ -116,6 +125,7 @@ const NEON: Set = Set {
     pack: crate::kernels::aarch64::neon::pack,
     histogram_dense: crate::kernels::aarch64::neon::histogram_dense,
     histogram_raw: crate::kernels::aarch64::neon::histogram_raw,
+    union: crate::kernels::aarch64::neon::union,
 };
 
 #[cfg(target_arch = "x86_64")]
@@ -146,6 +156,11 @@ simd_core::dispatch! {
     /// Histogram of raw registers with the best kernel.
     pub(crate) fn histogram_raw(raw: &[u8; REGISTERS]) -> [u32; 64] = HIST_RAW;
 }
+simd_core::dispatch! {
+    /// `out[i]` = the largest register `i` of the dense bodies (0 if none),
+    /// all of `out` written, with the best kernel.
+    pub(crate) fn union(inputs: &[&[u8; DENSE_BODY]], out: &mut Uninit<REGISTERS>) -> () = UNION;
+}
 
 /// One instruction set's kernels, proven runnable on this CPU: the way tests
 /// and benchmarks call a specific kernel. Obtain them from [`kernels`].
@@ -156,6 +171,7 @@ pub struct Kernel {
     pack: simd_core::Kernel<PackFn>,
     histogram_dense: simd_core::Kernel<HistDenseFn>,
     histogram_raw: simd_core::Kernel<HistRawFn>,
+    union: simd_core::Kernel<UnionFn>,
 }
 
 impl Kernel {
@@ -205,6 +221,17 @@ impl Kernel {
         // SAFETY: the handle exists only if the CPU supports this kernel.
         unsafe { (self.histogram_raw.func())(raw) }
     }
+
+    /// `raw[i]` = the largest register `i` of the dense bodies, 0 if there
+    /// are none (the merge step of `PFCOUNT k1 k2 ..` and `PFMERGE` for
+    /// every dense input at once: kernels with a fused union read each
+    /// body once and write `raw` once per four bodies).
+    pub fn union(&self, inputs: &[&[u8; DENSE_BODY]], raw: &mut [u8; REGISTERS]) {
+        // SAFETY: the handle exists only if the CPU supports this kernel,
+        // and the kernel writes initialised bytes only (as_uninit's
+        // condition).
+        unsafe { (self.union.func())(inputs, crate::kernels::as_uninit(raw)) }
+    }
 }
 
 /// Every kernel set the running CPU supports (ignoring the
@@ -219,20 +246,22 @@ impl Kernel {
 /// }
 /// ```
 pub fn kernels() -> impl Iterator<Item = Kernel> {
-    // The five lists hold the same sets in the same order with the same
+    // The six lists hold the same sets in the same order with the same
     // checks, so their supported subsequences line up.
     simd_core::supported(UNPACK_MAX)
         .zip(simd_core::supported(UNPACK))
         .zip(simd_core::supported(PACK))
         .zip(simd_core::supported(HIST_DENSE))
         .zip(simd_core::supported(HIST_RAW))
+        .zip(simd_core::supported(UNION))
         .map(
-            |((((unpack_max, unpack), pack), histogram_dense), histogram_raw)| Kernel {
+            |(((((unpack_max, unpack), pack), histogram_dense), histogram_raw), union)| Kernel {
                 unpack_max,
                 unpack,
                 pack,
                 histogram_dense,
                 histogram_raw,
+                union,
             },
         )
 }

@@ -533,34 +533,39 @@ pub fn count_union(hlls: &[&Hll]) -> u64 {
 }
 
 /// The register-wise max of `hlls` in `buf`, each input read once. The
-/// first dense input is unpacked as is (no max) into the uninitialised
-/// buffer, which spares zeroing 16 KiB first; with no dense input the
-/// buffer is zeroed and the sparse inputs maxed in.
+/// dense inputs (the first [`UNION_AT_ONCE`]) go through one union kernel
+/// call, which writes every byte of the uninitialised buffer (zeros when
+/// there is none: that spares zeroing 16 KiB first otherwise); the sparse
+/// inputs and any further dense ones are maxed in after.
 fn union_registers<'a, 'h>(
     hlls: impl Iterator<Item = &'h Hll> + Clone,
     buf: &'a mut kernels::Uninit<REGISTERS>,
 ) -> &'a mut [u8; REGISTERS] {
-    let seed = hlls.clone().enumerate().find(|(_, h)| !h.is_sparse());
-    let raw = match seed {
-        Some((_, h)) => {
-            dispatch::unpack(dense::body(&h.bytes), buf);
-            // SAFETY: unpack wrote every byte of buf.
-            unsafe { kernels::assume_init(buf) }
+    let mut dense: [&[u8; DENSE_BODY]; UNION_AT_ONCE] = [&[0; DENSE_BODY]; UNION_AT_ONCE];
+    let mut n = 0;
+    for h in hlls.clone().filter(|h| !h.is_sparse()).take(UNION_AT_ONCE) {
+        dense[n] = dense::body(&h.bytes);
+        n += 1;
+    }
+    dispatch::union(&dense[..n], buf);
+    // SAFETY: union wrote every byte of buf.
+    let raw = unsafe { kernels::assume_init(buf) };
+    let mut dense_seen = 0;
+    for h in hlls {
+        if !h.is_sparse() {
+            dense_seen += 1;
+            if dense_seen <= n {
+                continue;
+            }
         }
-        None => {
-            buf.fill(core::mem::MaybeUninit::new(0));
-            // SAFETY: every byte was just written.
-            unsafe { kernels::assume_init(buf) }
-        }
-    };
-    let seed = seed.map(|(i, _)| i);
-    for (i, h) in hlls.enumerate() {
-        if Some(i) != seed {
-            h.max_into(raw);
-        }
+        h.max_into(raw);
     }
     raw
 }
+
+/// How many dense inputs [`union_registers`] hands to one union kernel call
+/// (a stack array of references; the AVX2 kernel takes four per pass).
+const UNION_AT_ONCE: usize = 16;
 
 /// `PFDEBUG DECODE` for sparse HLLs (`z:N` ZERO, `Z:N` XZERO, `v:V,N` VAL,
 /// space separated); for dense ones `dense` and the number of non-zero

@@ -95,6 +95,33 @@ fn every_kernel_matches_scalar() {
     println!("kernels checked: {names:?}");
 }
 
+/// `union` of 0..=9 dense bodies (the AVX2 kernel takes four per pass, so
+/// one, two and three passes with every group size) against the
+/// register-wise max of the register sets themselves; every byte of the
+/// output is written (it starts as 0xff, no register value).
+#[test]
+fn union_matches_register_max() {
+    let corpus = corpus();
+    let bodies: Vec<[u8; DENSE_BODY]> = corpus.iter().map(pack_ref).collect();
+    let mut rng = Rng::new(99);
+    for k in hll::kernels() {
+        for n in 0..=9usize {
+            for _ in 0..scaled(4, 1) {
+                let picks: Vec<usize> = (0..n)
+                    .map(|_| rng.below(corpus.len() as u64) as usize)
+                    .collect();
+                let inputs: Vec<&[u8; DENSE_BODY]> = picks.iter().map(|&i| &bodies[i]).collect();
+                let want: [u8; REGISTERS] = core::array::from_fn(|r| {
+                    picks.iter().map(|&i| corpus[i][r]).max().unwrap_or(0)
+                });
+                let mut out = [0xffu8; REGISTERS];
+                k.union(&inputs, &mut out);
+                assert_eq!(out[..], want[..], "{} union of {n}", k.name());
+            }
+        }
+    }
+}
+
 /// Pack drops bits above the sixth like the scalar kernel.
 #[test]
 fn pack_masks_high_bits() {

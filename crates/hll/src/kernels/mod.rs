@@ -7,6 +7,7 @@ pub(crate) mod scalar;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
 
+use crate::{DENSE_BODY, REGISTERS};
 use core::mem::MaybeUninit;
 
 /// Output buffers a kernel writes in full before anyone reads them: the
@@ -48,4 +49,32 @@ pub(crate) unsafe fn as_uninit<const N: usize>(buf: &mut [u8; N]) -> &mut Uninit
     // SAFETY: MaybeUninit<u8> has u8's layout; the caller writes only
     // initialised bytes through it, so `buf` stays initialised.
     unsafe { &mut *buf.as_mut_ptr().cast::<Uninit<N>>() }
+}
+
+/// The union of dense bodies from one set's `unpack` and `unpack_max`
+/// (one pass per input): `out[i]` = the largest register `i` of `inputs`,
+/// 0 if there are none. The sets without a fused union kernel use it.
+///
+/// # Safety
+/// The CPU must support `unpack` and `unpack_max` (each set passes its
+/// own, under the same check).
+#[inline]
+pub(crate) unsafe fn union_with(
+    inputs: &[&[u8; DENSE_BODY]],
+    out: &mut Uninit<REGISTERS>,
+    unpack: unsafe fn(&[u8; DENSE_BODY], &mut Uninit<REGISTERS>),
+    unpack_max: unsafe fn(&[u8; DENSE_BODY], &mut [u8; REGISTERS]),
+) {
+    let Some((first, rest)) = inputs.split_first() else {
+        out.fill(MaybeUninit::new(0));
+        return;
+    };
+    // SAFETY: the caller's CPU requirement.
+    unsafe { unpack(first, out) };
+    // SAFETY: unpack wrote every byte of out.
+    let raw = unsafe { assume_init(out) };
+    for d in rest {
+        // SAFETY: the caller's CPU requirement.
+        unsafe { unpack_max(d, raw) };
+    }
 }

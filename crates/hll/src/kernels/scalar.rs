@@ -104,3 +104,14 @@ fn fold(t: &[[u32; 64]; 4]) -> [u32; 64] {
     }
     h
 }
+
+/// The union of dense bodies: `out[i]` = the largest register `i` of
+/// `inputs` (0 if none), one `unpack` / `unpack_max` pass per input.
+///
+/// # Safety
+/// None (safe on every CPU); `unsafe` only to share the kernel signature.
+pub(crate) unsafe fn union(inputs: &[&[u8; DENSE_BODY]], out: &mut Uninit<REGISTERS>) {
+    // SAFETY: this file's unpack and unpack_max, under our own CPU
+    // requirement.
+    unsafe { crate::kernels::union_with(inputs, out, unpack, unpack_max) }
+}

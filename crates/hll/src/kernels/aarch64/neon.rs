@@ -165,3 +165,14 @@ pub(crate) unsafe fn histogram_raw(raw: &[u8; REGISTERS]) -> [u32; 64] {
     }
     h
 }
+
+/// The union of dense bodies: `out[i]` = the largest register `i` of
+/// `inputs` (0 if none), one `unpack` / `unpack_max` pass per input.
+///
+/// # Safety
+/// The CPU must support NEON.
+pub(crate) unsafe fn union(inputs: &[&[u8; DENSE_BODY]], out: &mut Uninit<REGISTERS>) {
+    // SAFETY: this file's unpack and unpack_max, under our own CPU
+    // requirement.
+    unsafe { crate::kernels::union_with(inputs, out, unpack, unpack_max) }
+}

@@ -42,6 +42,44 @@ pub(crate) unsafe fn unpack(dense: &[u8; DENSE_BODY], raw: &mut Uninit<REGISTERS
     unsafe { unpack_to::<false>(dense, raw.as_mut_ptr().cast()) }
 }
 
+/// The union of dense bodies: `out[i]` = the largest register `i` of
+/// `inputs` (0 if none). Up to four bodies per pass over `out`: each step
+/// unpacks its 32 registers of every body of the group and stores their
+/// max once, so a union of three runs one pass, not an unpack and two
+/// unpack + max passes each storing (and reloading) all of `out`.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn union(inputs: &[&[u8; DENSE_BODY]], out: &mut Uninit<REGISTERS>) {
+    let o = out.as_mut_ptr().cast::<u8>();
+    let mut groups = inputs.chunks(4);
+    let Some(first) = groups.next() else {
+        out.fill(core::mem::MaybeUninit::new(0));
+        return;
+    };
+    let p = |k: usize, g: &[&[u8; DENSE_BODY]]| g[k].as_ptr();
+    // SAFETY (all): AVX2 as ours; each body is DENSE_BODY bytes; `o` is
+    // 16384 writable bytes, read (`MAX`) only after the first group wrote
+    // all of them.
+    unsafe {
+        match first.len() {
+            1 => union_to::<1, false>([p(0, first)], o),
+            2 => union_to::<2, false>([p(0, first), p(1, first)], o),
+            3 => union_to::<3, false>([p(0, first), p(1, first), p(2, first)], o),
+            _ => union_to::<4, false>([p(0, first), p(1, first), p(2, first), p(3, first)], o),
+        }
+        for g in groups {
+            match g.len() {
+                1 => union_to::<1, true>([p(0, g)], o),
+                2 => union_to::<2, true>([p(0, g), p(1, g)], o),
+                3 => union_to::<3, true>([p(0, g), p(1, g), p(2, g)], o),
+                _ => union_to::<4, true>([p(0, g), p(1, g), p(2, g), p(3, g)], o),
+            }
+        }
+    }
+}
+
 /// The unpack loop: with `MAX`, `out[i] = max(out[i], register i)`, else
 /// `out[i] = register i`.
 ///
@@ -51,29 +89,55 @@ pub(crate) unsafe fn unpack(dense: &[u8; DENSE_BODY], raw: &mut Uninit<REGISTERS
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn unpack_to<const MAX: bool>(dense: &[u8; DENSE_BODY], out: *mut u8) {
-    let src = dense.as_ptr();
-    // Interior steps: one 32-byte load at p - 4 puts the step's 24 bytes
-    // in place for both lanes (lane 0 holds p..p+12 at 4..16, lane 1 holds
-    // p+12..p+24 at 0..12), so no cross-lane insert is needed. The first
-    // and last steps would read 4 bytes out of bounds that way and use
-    // two 16-byte loads instead (lane 0 then holds p..p+12 at 0..12).
+    // SAFETY: forwarded.
+    unsafe { union_to::<1, MAX>([dense.as_ptr()], out) }
+}
+
+/// `out[i] = max(register i of each of the `K` dense bodies at `src`)`,
+/// with `MAX` also of `out[i]`: one pass, each body read once, `out`
+/// written once (and read once with `MAX`).
+///
+/// Interior steps: one 32-byte load at p - 4 puts the step's 24 bytes in
+/// place for both lanes (lane 0 holds p..p+12 at 4..16, lane 1 holds
+/// p+12..p+24 at 0..12), so no cross-lane insert is needed. The first and
+/// last steps would read 4 bytes out of bounds that way and use two
+/// 16-byte loads instead (lane 0 then holds p..p+12 at 0..12).
+///
+/// # Safety
+/// AVX2; each `src[k]` valid for `DENSE_BODY` bytes of reads; `out` as
+/// for [`unpack_to`].
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn union_to<const K: usize, const MAX: bool>(src: [*const u8; K], out: *mut u8) {
     let last = REGISTERS / REGS - 1;
-    // SAFETY: 24 + 16 <= 12288.
-    let (lo, hi) = unsafe {
-        (
-            _mm_loadu_si128(src.cast()),
-            _mm_loadu_si128(src.add(8).cast()),
-        )
+    let edge = |c: usize| {
+        let p = c * BYTES;
+        let regs = |s: *const u8| {
+            // SAFETY: p + 8 + 16 <= 12288 for c = 0 and c = last.
+            let (lo, hi) = unsafe {
+                (
+                    _mm_loadu_si128(s.add(p).cast()),
+                    _mm_loadu_si128(s.add(p + 8).cast()),
+                )
+            };
+            // SAFETY: AVX2, as ours.
+            unsafe { split_pairs(set_lanes(lo, hi), 0) }
+        };
+        // SAFETY: AVX2 and the output buffer, as ours.
+        unsafe { store_max::<K, MAX>(src.map(regs), out, c) };
     };
-    // SAFETY: same CPU requirement and output buffer as ours.
-    unsafe { unpack_step::<MAX>(set_lanes(lo, hi), 0, out, 0) };
     let step = |c: usize| {
-        // SAFETY: 1 <= c < last: 24c - 4 >= 0 and 24c + 28 <= 24 * 510 + 28
-        // <= 12288.
-        let x = unsafe { _mm256_loadu_si256(src.add(c * BYTES - 4).cast()) };
-        // SAFETY: same CPU requirement and output buffer as ours.
-        unsafe { unpack_step::<MAX>(x, 4, out, c) };
+        let regs = |s: *const u8| {
+            // SAFETY: 1 <= c < last: 24c - 4 >= 0 and 24c + 28 <= 24 * 510
+            // + 28 <= 12288.
+            let x = unsafe { _mm256_loadu_si256(s.add(c * BYTES - 4).cast()) };
+            // SAFETY: AVX2, as ours.
+            unsafe { split_pairs(x, 4) }
+        };
+        // SAFETY: AVX2 and the output buffer, as ours.
+        unsafe { store_max::<K, MAX>(src.map(regs), out, c) };
     };
+    edge(0);
     // Eight steps per loop iteration (criterion on Zen 5, unpack_max:
     // 268-272 ns with one, 253 with four, 242-248 with eight, 268-280 with
     // sixteen).
@@ -88,16 +152,7 @@ unsafe fn unpack_to<const MAX: bool>(dense: &[u8; DENSE_BODY], out: *mut u8) {
         step(c);
         c += 1;
     }
-    let p = last * BYTES;
-    // SAFETY: p + 8 + 16 = 12288.
-    let (lo, hi) = unsafe {
-        (
-            _mm_loadu_si128(src.add(p).cast()),
-            _mm_loadu_si128(src.add(p + 8).cast()),
-        )
-    };
-    // SAFETY: same CPU requirement and output buffer as ours.
-    unsafe { unpack_step::<MAX>(set_lanes(lo, hi), 0, out, last) };
+    edge(last);
 }
 
 #[inline(always)]
@@ -106,22 +161,46 @@ fn set_lanes(lo: __m128i, hi: __m128i) -> __m256i {
     unsafe { _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi) }
 }
 
-/// One step of 32 registers: lane 0 of `x` holds the first 12 dense bytes
-/// from byte `off0` on, lane 1 the next 12 from byte `4 - off0` (`off0` is
-/// 4 for one load at p - 4, 0 for the two-load layout). Each 16-bit lane gets the two bytes
-/// holding a pair of registers (12 bits, at bit 0 for even pairs, bit 4 for
-/// odd ones); odd pairs shift down by 4, then the second register of the
-/// pair moves from bit 6 to bit 8. Six ALU operations per 32 registers
-/// after the shuffle, against ten for spreading 24-bit words with
-/// per-field shifts and masks. (Aligning both pairs with one `vpmullw`
-/// by 16 / 1 and splitting with `y + 3 (y & 0xfc0)` is fewer instructions
-/// but measured slower on Intel: the multiplies share two ports with the
-/// shifts.)
+/// Stores the byte-wise max of `regs` (and, with `MAX`, of the 32 bytes
+/// there) at `out + 32c`.
 ///
 /// # Safety
-/// The CPU must support AVX2; `c < 512`; `out` as for [`unpack_to`].
+/// AVX2; `c < 512`; `out` as for [`unpack_to`].
 #[inline(always)]
-unsafe fn unpack_step<const MAX: bool>(x: __m256i, off0: i8, out: *mut u8, c: usize) {
+unsafe fn store_max<const K: usize, const MAX: bool>(regs: [__m256i; K], out: *mut u8, c: usize) {
+    // SAFETY: the callers are AVX2 functions (target features inherited);
+    // 32c + 32 <= 16384, read only when initialised (the caller).
+    unsafe {
+        let o = out.add(c * REGS).cast::<__m256i>();
+        let mut v = regs[0];
+        for r in &regs[1..] {
+            v = _mm256_max_epu8(v, *r);
+        }
+        if MAX {
+            v = _mm256_max_epu8(v, _mm256_loadu_si256(o));
+        }
+        _mm256_storeu_si256(o, v);
+    }
+}
+
+/// The 32 registers of one step: lane 0 of `x` holds the first 12 dense
+/// bytes from byte `off0` on, lane 1 the next 12 from byte `4 - off0`
+/// (`off0` is 4 for one load at p - 4, 0 for the two-load layout). Each
+/// 16-bit lane gets the two bytes holding a pair of registers (12 bits, at
+/// bit 0 for even pairs, bit 4 for odd ones); odd pairs shift down by 4,
+/// then the second register of the pair moves from bit 6 to bit 8. Six ALU
+/// operations per 32 registers after the shuffle, against ten for
+/// spreading 24-bit words with per-field shifts and masks. (Aligning both
+/// pairs with one `vpmullw` by 16 / 1 and splitting with `y + 3 (y &
+/// 0xfc0)` is fewer instructions but measured slower on Intel: the
+/// multiplies share two ports with the shifts. On Zen 1 one `vpmullw` in
+/// place of the `vpsllw` measured the same, 1274 against 1278-1283 ns per
+/// `unpack_max`.)
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline(always)]
+unsafe fn split_pairs(x: __m256i, off0: i8) -> __m256i {
     let o1 = 4 - off0;
     let o = off0;
     // SAFETY: the callers are AVX2 functions (target features inherited).
@@ -163,18 +242,10 @@ unsafe fn unpack_step<const MAX: bool>(x: __m256i, off0: i8, out: *mut u8, c: us
         let t = _mm256_shuffle_epi8(x, shuf);
         let t = _mm256_blend_epi16::<0xaa>(t, _mm256_srli_epi16::<4>(t));
         // lo | hi << 8 from the 12-bit pair lo | hi << 6 (junk above).
-        let regs = _mm256_or_si256(
+        _mm256_or_si256(
             _mm256_and_si256(t, _mm256_set1_epi16(0x003f)),
             _mm256_and_si256(_mm256_slli_epi16::<2>(t), _mm256_set1_epi16(0x3f00)),
-        );
-        let o = out.add(c * REGS).cast::<__m256i>();
-        // SAFETY (caller): 32c + 32 <= 16384; read only when initialised.
-        let v = if MAX {
-            _mm256_max_epu8(regs, _mm256_loadu_si256(o))
-        } else {
-            regs
-        };
-        _mm256_storeu_si256(o, v);
+        )
     }
 }
 
@@ -337,9 +408,17 @@ pub(crate) unsafe fn histogram_raw(raw: &[u8; REGISTERS]) -> [u32; 64] {
     let basev = _mm256_set1_epi8(base as i8);
     let offset = _mm256_set1_epi8((0x80 - WINDOW) as i8);
     let nibbles = _mm256_set1_epi8(0x0f);
-    let mut h = [0u32; 64];
-    // Per value of the window, four 64-bit lane sums.
-    let mut wide = [zero; WINDOW as usize];
+    let ones = _mm256_set1_epi8(1);
+    // Per pair of values, 16-bit lane sums of the accumulator bytes (`low
+    // nibble + 16 high nibble`) and of their low nibbles alone: the high
+    // nibbles' sum is (whole - low) / 16. A lane gains at most 2 * 255 per
+    // round, 35 rounds: no overflow.
+    let mut whole = [zero; PAIRS];
+    let mut low = [zero; PAIRS];
+    // Vectors with a register outside the window, counted after the loop
+    // (no branch on them inside it).
+    let mut slow = [0u16; REGISTERS / REGS];
+    let mut slow_len = 0;
     let mut i = 0;
     while i < vecs {
         let end = (i + ROUND).min(vecs);
@@ -347,32 +426,44 @@ pub(crate) unsafe fn histogram_raw(raw: &[u8; REGISTERS]) -> [u32; 64] {
         while i < end {
             let x = load(i);
             let idx = _mm256_adds_epu8(_mm256_sub_epi8(x, basev), offset);
-            let outside = _mm256_movemask_epi8(idx);
-            if outside != 0 {
-                let mut bits = outside as u32;
-                while bits != 0 {
-                    let j = bits.trailing_zeros() as usize;
-                    h[usize::from(raw[i * REGS + j] & 63)] += 1;
-                    bits &= bits - 1;
-                }
-            }
+            slow[slow_len] = i as u16;
+            slow_len += usize::from(_mm256_movemask_epi8(idx) != 0);
             for (a, t) in acc.iter_mut().zip(&tables) {
                 *a = _mm256_add_epi8(*a, _mm256_shuffle_epi8(*t, idx));
             }
             i += 1;
         }
-        for (j, a) in acc.iter().enumerate() {
-            let even = _mm256_and_si256(*a, nibbles);
-            let odd = _mm256_and_si256(_mm256_srli_epi16::<4>(*a), nibbles);
-            wide[2 * j] = _mm256_add_epi64(wide[2 * j], _mm256_sad_epu8(even, zero));
-            wide[2 * j + 1] = _mm256_add_epi64(wide[2 * j + 1], _mm256_sad_epu8(odd, zero));
+        for j in 0..PAIRS {
+            let a = acc[j];
+            whole[j] = _mm256_add_epi16(whole[j], _mm256_maddubs_epi16(a, ones));
+            low[j] = _mm256_add_epi16(
+                low[j],
+                _mm256_maddubs_epi16(_mm256_and_si256(a, nibbles), ones),
+            );
         }
     }
-    for (k, w) in wide.iter().enumerate() {
-        let mut q = [0u64; 4];
+    let mut h = [0u32; 64];
+    for &v in &slow[..slow_len] {
+        let v = usize::from(v);
+        let x = load(v);
+        let idx = _mm256_adds_epu8(_mm256_sub_epi8(x, basev), offset);
+        let mut bits = _mm256_movemask_epi8(idx) as u32;
+        while bits != 0 {
+            let j = bits.trailing_zeros() as usize;
+            h[usize::from(raw[v * REGS + j] & 63)] += 1;
+            bits &= bits - 1;
+        }
+    }
+    let lanes = |w: __m256i| {
+        let mut q = [0u16; 16];
         // SAFETY: `q` is 32 bytes.
-        unsafe { _mm256_storeu_si256(q.as_mut_ptr().cast(), *w) };
-        h[usize::from(base) + k] += q.iter().sum::<u64>() as u32;
+        unsafe { _mm256_storeu_si256(q.as_mut_ptr().cast(), w) };
+        q.iter().map(|&x| u32::from(x)).sum::<u32>()
+    };
+    for j in 0..PAIRS {
+        let (w, l) = (lanes(whole[j]), lanes(low[j]));
+        h[usize::from(base) + 2 * j] += l;
+        h[usize::from(base) + 2 * j + 1] += (w - l) / 16;
     }
     h
 }

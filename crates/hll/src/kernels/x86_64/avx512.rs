@@ -189,3 +189,14 @@ pub(crate) unsafe fn histogram_dense(dense: &[u8; DENSE_BODY]) -> [u32; 64] {
     // SAFETY: unpack wrote every byte; AVX2 is part of our requirement.
     unsafe { super::avx2::histogram_raw(assume_init(&mut raw.0)) }
 }
+
+/// The union of dense bodies: `out[i]` = the largest register `i` of
+/// `inputs` (0 if none), one `unpack` / `unpack_max` pass per input.
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW and VBMI.
+pub(crate) unsafe fn union(inputs: &[&[u8; DENSE_BODY]], out: &mut Uninit<REGISTERS>) {
+    // SAFETY: this file's unpack and unpack_max, under our own CPU
+    // requirement.
+    unsafe { crate::kernels::union_with(inputs, out, unpack, unpack_max) }
+}

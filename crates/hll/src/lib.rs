@@ -534,21 +534,34 @@ pub fn count_union(hlls: &[&Hll]) -> u64 {
 
 /// The register-wise max of `hlls` in `buf`, each input read once. The
 /// dense inputs (the first [`UNION_AT_ONCE`]) go through one union kernel
-/// call, which writes every byte of the uninitialised buffer (zeros when
-/// there is none: that spares zeroing 16 KiB first otherwise); the sparse
-/// inputs and any further dense ones are maxed in after.
+/// call, which writes every byte of the uninitialised buffer (that spares
+/// zeroing 16 KiB first; with no dense input the buffer is zeroed); the
+/// sparse inputs and any further dense ones are maxed in after.
 fn union_registers<'a, 'h>(
     hlls: impl Iterator<Item = &'h Hll> + Clone,
     buf: &'a mut kernels::Uninit<REGISTERS>,
 ) -> &'a mut [u8; REGISTERS] {
-    let mut dense: [&[u8; DENSE_BODY]; UNION_AT_ONCE] = [&[0; DENSE_BODY]; UNION_AT_ONCE];
-    let mut n = 0;
-    for h in hlls.clone().filter(|h| !h.is_sparse()).take(UNION_AT_ONCE) {
-        dense[n] = dense::body(&h.bytes);
-        n += 1;
-    }
-    dispatch::union(&dense[..n], buf);
-    // SAFETY: union wrote every byte of buf.
+    let mut bodies = hlls
+        .clone()
+        .filter(|h| !h.is_sparse())
+        .map(|h| dense::body(&h.bytes));
+    let n = match bodies.next() {
+        Some(first) => {
+            let mut dense = [first; UNION_AT_ONCE];
+            let mut n = 1;
+            for (d, b) in dense[1..].iter_mut().zip(bodies) {
+                *d = b;
+                n += 1;
+            }
+            dispatch::union(&dense[..n], buf);
+            n
+        }
+        None => {
+            buf.fill(core::mem::MaybeUninit::new(0));
+            0
+        }
+    };
+    // SAFETY: union (or the fill) wrote every byte of buf.
     let raw = unsafe { kernels::assume_init(buf) };
     let mut dense_seen = 0;
     for h in hlls {

@@ -175,3 +175,44 @@ proptest! {
         }
     }
 }
+
+/// Unions of more dense inputs than one union kernel call takes (16), with
+/// sparse ones among them, against one-at-a-time merges and the
+/// register-wise max: `count_union`, `merge` (bytes) and the registers.
+#[test]
+fn wide_unions_match_merges_one_at_a_time() {
+    let mut hs = Vec::new();
+    for k in 0..22usize {
+        let mut h = Hll::new();
+        let n = if k % 5 == 2 { 40 } else { 3000 + 50 * k };
+        for i in 0..n {
+            h.add(format!("{k}:{i}").as_bytes());
+        }
+        hs.push(h);
+    }
+    assert!(hs.iter().any(|h| h.is_sparse()));
+    assert!(hs.iter().filter(|h| !h.is_sparse()).count() > 16);
+    let regs: Vec<[u8; REGISTERS]> = hs.iter().map(|h| h.registers()).collect();
+    for take in [0usize, 1, 3, 5, 9, 17, 22] {
+        let refs: Vec<&Hll> = hs[..take].iter().collect();
+        let want: [u8; REGISTERS] =
+            core::array::from_fn(|r| regs[..take].iter().map(|x| x[r]).max().unwrap_or(0));
+        let mut one_by_one = Hll::new();
+        for h in &refs {
+            one_by_one.merge(&[h]);
+        }
+        assert_eq!(one_by_one.registers()[..], want[..], "{take} inputs");
+        let mut all = Hll::new();
+        all.merge(&refs);
+        assert_eq!(
+            all.as_bytes(),
+            one_by_one.as_bytes(),
+            "{take} inputs: merge"
+        );
+        assert_eq!(
+            count_union(&refs),
+            one_by_one.count(),
+            "{take} inputs: count_union"
+        );
+    }
+}

@@ -226,6 +226,22 @@ impl Kernel {
     /// are none (the merge step of `PFCOUNT k1 k2 ..` and `PFMERGE` for
     /// every dense input at once: kernels with a fused union read each
     /// body once and write `raw` once per four bodies).
+    ///
+    /// ```
+    /// let (mut a, mut b) = ([0u8; hll::REGISTERS], [0u8; hll::REGISTERS]);
+    /// a[7] = 5;
+    /// b[7] = 3;
+    /// b[16383] = 63;
+    /// let s = hll::kernels().last().unwrap(); // scalar
+    /// let (mut da, mut db) = ([0u8; hll::DENSE_BODY], [0u8; hll::DENSE_BODY]);
+    /// s.pack(&a, &mut da);
+    /// s.pack(&b, &mut db);
+    /// for k in hll::kernels() {
+    ///     let mut raw = [0xffu8; hll::REGISTERS]; // every byte is written
+    ///     k.union(&[&da, &db], &mut raw);
+    ///     assert_eq!((raw[7], raw[16383], raw[0]), (5, 63, 0), "{}", k.name());
+    /// }
+    /// ```
     pub fn union(&self, inputs: &[&[u8; DENSE_BODY]], raw: &mut [u8; REGISTERS]) {
         // SAFETY: the handle exists only if the CPU supports this kernel,
         // and the kernel writes initialised bytes only (as_uninit's

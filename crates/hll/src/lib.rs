@@ -535,8 +535,8 @@ pub fn count_union(hlls: &[&Hll]) -> u64 {
 /// The register-wise max of `hlls` in `buf`, each input read once. The
 /// dense inputs (the first [`UNION_AT_ONCE`]) go through one union kernel
 /// call, which writes every byte of the uninitialised buffer (that spares
-/// zeroing 16 KiB first; with no dense input the buffer is zeroed); the
-/// sparse inputs and any further dense ones are maxed in after.
+/// zeroing 16 KiB first; with no dense input the kernel writes zeros);
+/// the sparse inputs and any further dense ones are maxed in after.
 fn union_registers<'a, 'h>(
     hlls: impl Iterator<Item = &'h Hll> + Clone,
     buf: &'a mut kernels::Uninit<REGISTERS>,
@@ -557,11 +557,11 @@ fn union_registers<'a, 'h>(
             n
         }
         None => {
-            buf.fill(core::mem::MaybeUninit::new(0));
+            dispatch::union(&[], buf);
             0
         }
     };
-    // SAFETY: union (or the fill) wrote every byte of buf.
+    // SAFETY: union wrote every byte of buf.
     let raw = unsafe { kernels::assume_init(buf) };
     let mut dense_seen = 0;
     for h in hlls {

@@ -405,8 +405,10 @@ mod x86 {
 
     /// The SSE2 loop for inputs over 128 bytes where neither the `avx512`
     /// nor the `avx2` kernel is picked (or, before the constructor ran, not
-    /// yet known). `#[cold]` keeps it out of the callers (it is reached only
-    /// on CPUs without AVX2 or under a ceiling); `#[inline]` lets the
+    /// yet known), and for 129..=[`HALVED_AVX2_ABOVE`] bytes in the
+    /// [`AVX2_HALVED`] class. `#[cold]` keeps it out of the callers (it was
+    /// written for CPUs without AVX2 or under a ceiling; the Zen 1 figures
+    /// of `AVX2_HALVED` were measured with it so); `#[inline]` lets the
     /// caller's crate see that it only reads memory.
     #[cold]
     #[inline]

@@ -33,16 +33,17 @@ pub(crate) const fn block(k: usize, w: usize, n: usize) -> usize {
 
 /// Whether the first `n` bytes at `a` and `b` are equal, for `n < 16`.
 ///
-/// 8..=15 bytes: the first and last `u64` (overlapping); 4..=7: the first
-/// and last `u32`; 2..=3: the first and last `u16`; 1: the byte. Measured
-/// on Zen 1 (min-of-N, one pair called through a `dyn Fn` in a throughput
-/// loop, ns per `eq`): 1..=3 bytes as the bytes 0, `n/2` and `n-1` (six
-/// loads) took 3.99 against 3.45 at 4..=15; as two `u16` (or one byte)
-/// 3.15 at 1 byte, 3.47 at 2..=3 (glibc `bcmp` 3.54 at 1 byte). Inlined
-/// into criterion's loop the 1-byte path still took 3.99 ns (`bcmp` 3.60:
-/// five taken branches in the layout LLVM picks); the order `n >= 4`
-/// first took 3.17 there but made the criterion mixed 1..=64 set 8%
-/// slower (30.0 against 27.9 us), so this order stays. Measured: four
+/// 0..=1 bytes first (the byte), then 8..=15: the first and last `u64`
+/// (overlapping); 4..=7: the first and last `u32`; 2..=3: the first and
+/// last `u16`. Testing `n < 2` first gives the 1-byte path three taken
+/// branches from the top of `eq` in the layout LLVM picks (x86_64, the
+/// class test included) instead of five. Criterion quick on Zen 1, `==`'s time over ours, the old order
+/// (`n >= 8`, `n >= 4`, `n >= 2`) against this one, two runs each in
+/// turns: 1 B 0.91-0.92x -> 1.12-1.13x, mixed 1..=64 1.34-1.36x ->
+/// 1.37-1.39x, 4 B 1.47-1.49x -> 1.37x, 8..=64 B within 5%. Orders that
+/// were measured and dropped (same runs): `n >= 4` first (1 B 1.12x, mixed
+/// 1.24-1.26x), `n >= 8` then `n >= 2` (1 B 1.12x, mixed 1.23x), an
+/// `n == 1` test before the class load in `eq` (mixed 1.27-1.30x). Four
 /// overlapping `u32` words for all of 4..=15 (one branch fewer) were 1.3x
 /// slower in a throughput loop: loads, not branches, were the limit.
 ///
@@ -51,7 +52,10 @@ pub(crate) const fn block(k: usize, w: usize, n: usize) -> usize {
 #[inline(always)]
 pub(crate) unsafe fn eq_below16(a: *const u8, b: *const u8, n: usize) -> bool {
     debug_assert!(n < 16);
-    if n >= 8 {
+    if n < 2 {
+        // SAFETY: n is 0 or 1; byte 0 is read only when n == 1.
+        n == 0 || unsafe { *a == *b }
+    } else if n >= 8 {
         // SAFETY: 0..8 and n-8..n lie in 0..n.
         unsafe {
             ((rd::<u64>(a, 0) ^ rd::<u64>(b, 0)) | (rd::<u64>(a, n - 8) ^ rd::<u64>(b, n - 8))) == 0
@@ -61,14 +65,11 @@ pub(crate) unsafe fn eq_below16(a: *const u8, b: *const u8, n: usize) -> bool {
         unsafe {
             ((rd::<u32>(a, 0) ^ rd::<u32>(b, 0)) | (rd::<u32>(a, n - 4) ^ rd::<u32>(b, n - 4))) == 0
         }
-    } else if n >= 2 {
-        // SAFETY: 0..2 and n-2..n lie in 0..n.
+    } else {
+        // SAFETY: 2 <= n < 4: 0..2 and n-2..n lie in 0..n.
         unsafe {
             ((rd::<u16>(a, 0) ^ rd::<u16>(b, 0)) | (rd::<u16>(a, n - 2) ^ rd::<u16>(b, n - 2))) == 0
         }
-    } else {
-        // SAFETY: n is 0 or 1; byte 0 is read only when n == 1.
-        n == 0 || unsafe { *a == *b }
     }
 }
 
@@ -81,7 +82,11 @@ pub(crate) unsafe fn eq_below16(a: *const u8, b: *const u8, n: usize) -> bool {
 /// reached once the bytes before them compared equal). The pair to compare
 /// (the first differing keys, else the lengths) is picked with selects, so
 /// the only branches are on `n`, and one integer compare decides (no
-/// `Ordering::then` branch).
+/// `Ordering::then` branch). `n < 2` is tested first, as in [`eq_below16`]:
+/// min-of-N on Zen 1 (`memeq_timing`, `Ord`'s time over ours, two runs
+/// each in turns) 1 B 0.69x -> 1.10-1.11x, 2..=3 B 1.07x -> 1.11x, 4 B
+/// 1.26-1.27x -> 1.19x, 8 B 1.47x -> 1.41x, mixed 1..=64 1.71-1.72x ->
+/// 1.69-1.73x.
 ///
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `n < 16`.
@@ -94,7 +99,14 @@ pub(crate) unsafe fn cmp_below16(
     lb: usize,
 ) -> Ordering {
     debug_assert!(n < 16);
-    let (x, y) = if n >= 8 {
+    let (x, y) = if n < 2 {
+        if n == 0 {
+            (0, 0)
+        } else {
+            // SAFETY: n == 1: byte 0 is readable.
+            unsafe { (u64::from(*a), u64::from(*b)) }
+        }
+    } else if n >= 8 {
         // SAFETY: 0..8 and n-8..n lie in 0..n.
         let w = |p: *const u8, o: usize| u64::from_be(unsafe { rd(p, o) });
         let (x0, y0) = (w(a, 0), w(b, 0));
@@ -110,14 +122,12 @@ pub(crate) unsafe fn cmp_below16(
             (u64::from(u32::from_be(rd(p, 0))) << 32) | u64::from(u32::from_be(rd(p, n - 4)))
         };
         (key(a), key(b))
-    } else if n >= 1 {
-        // SAFETY: 0, n/2 and n-1 are below n.
+    } else {
+        // SAFETY: 2 <= n < 4: 0, n/2 and n-1 are below n.
         let key = |p: *const u8| unsafe {
             (u64::from(*p) << 16) | (u64::from(*p.add(n / 2)) << 8) | u64::from(*p.add(n - 1))
         };
         (key(a), key(b))
-    } else {
-        (0, 0)
     };
     let (x, y) = if x != y {
         (x, y)

@@ -4,7 +4,8 @@
 //! 0..=300 with the first difference at every position (three alignment
 //! pairs, both directions of the differing byte); all length pairs up to 300
 //! with an equal prefix; unequal lengths with a difference at every position
-//! of the shorter; every start offset 0..64 for lengths up to 130.
+//! of the shorter; every start offset 0..64 for lengths up to 130; lengths
+//! of 257..=1089 with `a` at every offset from a 64-byte boundary.
 
 use core::cmp::Ordering;
 use simd_core::testing::{random_bytes, scaled, Rng};
@@ -211,6 +212,46 @@ fn long_lengths() {
             check(&b, a);
             b[p] = a[p];
             p += if p < 300 || p + 300 > n { 1 } else { 7 };
+        }
+    }
+}
+
+/// Long inputs with `a` at every offset from a 64-byte boundary (the AVX2
+/// loops align their loads from `a` after a checked first block, so the
+/// offset decides where the loop starts and how much the clamped tail
+/// blocks overlap), `b` at three offsets, lengths that leave 1..=128
+/// bytes after the loop; the first difference at every byte of the first
+/// 40 and the last 140, and every 11th in between. (`long_lengths` keeps
+/// `a` where the allocator put it.)
+#[test]
+fn long_lengths_every_alignment() {
+    let lens: &[usize] = &[
+        257, 300, 320, 352, 383, 384, 385, 416, 449, 512, 600, 1024, 1089,
+    ];
+    let lens = &lens[..scaled(lens.len(), 2)];
+    let offsets = scaled(32, 3);
+    let buf = random_bytes(11, 1200 + 128);
+    // The first 64-byte boundary in `buf`.
+    let base = buf.as_ptr().align_offset(64);
+    let mut bbuf = vec![0u8; 1200 + 128];
+    let bbase = bbuf.as_ptr().align_offset(64);
+    for &n in lens {
+        for oa in 0..offsets {
+            for ob in [0, 16, 5] {
+                let a = &buf[base + oa..base + oa + n];
+                let (lo, hi) = (bbase + ob, bbase + ob + n);
+                bbuf[lo..hi].copy_from_slice(a);
+                check(a, &bbuf[lo..hi]);
+                let mut p = 0;
+                while p < n {
+                    let x = bbuf[lo + p];
+                    bbuf[lo + p] = other(x, p);
+                    check(a, &bbuf[lo..hi]);
+                    check(&bbuf[lo..hi], a);
+                    bbuf[lo + p] = x;
+                    p += if p < 40 || p + 140 > n { 1 } else { 11 };
+                }
+            }
         }
     }
 }

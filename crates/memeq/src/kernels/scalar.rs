@@ -37,9 +37,9 @@ pub(crate) const fn block(k: usize, w: usize, n: usize) -> usize {
 /// (overlapping); 4..=7: the first and last `u32`; 2..=3: the first and
 /// last `u16`. Testing `n < 2` first gives the 1-byte path three taken
 /// branches from the top of `eq` in the layout LLVM picks (x86_64, the
-/// class test included) instead of five. Criterion quick on Zen 1, `==`'s time over ours, the old order
-/// (`n >= 8`, `n >= 4`, `n >= 2`) against this one, two runs each in
-/// turns: 1 B 0.91-0.92x -> 1.12-1.13x, mixed 1..=64 1.34-1.36x ->
+/// class test included) instead of five. Criterion quick on Zen 1, `==`'s
+/// time over ours, the old order (`n >= 8`, `n >= 4`, `n >= 2`) against
+/// this one, two runs each in turns: 1 B 0.91-0.92x -> 1.12-1.13x, mixed 1..=64 1.34-1.36x ->
 /// 1.37-1.39x, 4 B 1.47-1.49x -> 1.37x, 8..=64 B within 5%. Orders that
 /// were measured and dropped (same runs): `n >= 4` first (1 B 1.12x, mixed
 /// 1.24-1.26x), `n >= 8` then `n >= 2` (1 B 1.12x, mixed 1.23x), an

@@ -12,7 +12,8 @@ cargo xtask bundle [--bench] DIR
 
 Builds every test executable of the published crates (x86_64-unknown-linux-gnu,
 statically linked with +crt-static) plus the cpu-detect report, and copies
-them into DIR/bin with DIR/testdata and DIR/run.sh. On the other machine:
+them into DIR/bin with DIR/testdata (every crate's golden files) and
+DIR/run.sh. On the other machine:
 
   sh DIR/run.sh            # runs everything twice: no ceiling, then avx2
 
@@ -119,7 +120,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
         names.push(unique);
     }
     copy(&report_exe, &dir.join("report"))?;
-    copy_tree(&root.join("testdata"), &dir.join("testdata"))?;
+    // Every crate's golden files (`crates/*/testdata/<kind>/...`) in one
+    // folder, for `KVPRIMS_TESTDATA` (the relative names do not collide).
+    for krate in std::fs::read_dir(root.join("crates")).map_err(|e| e.to_string())? {
+        let data = krate.map_err(|e| e.to_string())?.path().join("testdata");
+        if data.is_dir() {
+            copy_tree(&data, &dir.join("testdata"))?;
+        }
+    }
     std::fs::write(dir.join("run.sh"), run_script(&names)).map_err(|e| e.to_string())?;
     if with_bench {
         bundle_bench(&root, &build_dir, target, &dir)?;

@@ -423,7 +423,7 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
     );
     add(
         "package",
-        "cargo package --workspace (published crates)",
+        "cargo package --workspace (published crates), then each packaged crate's own tests",
         Box::new(|ctx, log| {
             // A build directory of its own, new in every run: cargo takes a
             // compiled registry crate of the same name, version and registry
@@ -454,6 +454,10 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                 "all crates package and verify",
                 log,
             );
+            let outcome = match outcome {
+                Outcome::Passed(_) => test_packaged(&ctx.root, &target, log),
+                failed => failed,
+            };
             forget_packaged(&crates, log);
             outcome
         }),
@@ -640,6 +644,102 @@ fn test_cell_on(
 
 /// The package cell's build directories (one per run, under this).
 const PACKAGE_TARGET: &str = "target/package-check";
+
+/// Files every published crate must ship besides its code.
+const PACKAGE_FILES: &[&str] = &["README.md", "LICENSE-MIT", "LICENSE-APACHE"];
+
+/// The second half of the `package` cell: unpacks every `.crate` file that
+/// `cargo package` wrote under `target/package/` into a workspace of its
+/// own (the packaged crates depending on each other through
+/// `[patch.crates-io]`, the repository's `Cargo.lock` for the same
+/// dependency versions, `opt-level = 3` for tests as in the repository),
+/// checks that each holds [`PACKAGE_FILES`], and runs `cargo test` there: a
+/// crate downloaded from crates.io must pass its own tests, golden files
+/// included (they live in each crate's `testdata/`).
+fn test_packaged(root: &Path, target: &Path, log: &Path) -> Outcome {
+    let ws = target.join("unpacked");
+    let _ = std::fs::remove_dir_all(&ws);
+    if let Err(e) = std::fs::create_dir_all(&ws) {
+        return Outcome::Failed(format!("mkdir {}: {e}", ws.display()));
+    }
+    let mut members = Vec::new();
+    let Ok(entries) = std::fs::read_dir(target.join("package")) else {
+        return Outcome::Failed("cargo package wrote no target/package/".into());
+    };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "crate"))
+        .collect();
+    files.sort();
+    for file in &files {
+        let unpacked = Command::new("tar")
+            .arg("xzf")
+            .arg(file)
+            .arg("-C")
+            .arg(&ws)
+            .status()
+            .is_ok_and(|s| s.success());
+        let dir = file.file_stem().map(|s| s.to_string_lossy().into_owned());
+        let Some(dir) = dir.filter(|_| unpacked) else {
+            return Outcome::Failed(format!("cannot unpack {}", file.display()));
+        };
+        for f in PACKAGE_FILES {
+            if !ws.join(&dir).join(f).is_file() {
+                return Outcome::Failed(format!("{dir}.crate has no {f}"));
+            }
+        }
+        members.push(dir);
+    }
+    if members.is_empty() {
+        return Outcome::Failed("cargo package wrote no .crate file".into());
+    }
+    // `name-0.1.0` -> `name`: each packaged crate that another one names
+    // as a dependency is patched to its unpacked copy.
+    let name = |dir: &str| dir.rsplit_once('-').map_or(dir, |(n, _)| n).to_string();
+    let manifests: Vec<String> = members
+        .iter()
+        .map(|m| std::fs::read_to_string(ws.join(m).join("Cargo.toml")).unwrap_or_default())
+        .collect();
+    let mut toml = String::from("[workspace]\nresolver = \"2\"\nmembers = [\n");
+    for m in &members {
+        toml += &format!("    \"{m}\",\n");
+    }
+    toml += "]\n\n[patch.crates-io]\n";
+    for m in &members {
+        let n = name(m);
+        let used = manifests.iter().any(|t| {
+            t.contains(&format!("[dependencies.{n}]"))
+                || t.contains(&format!("[dev-dependencies.{n}]"))
+        });
+        if used {
+            toml += &format!("{n} = {{ path = \"{m}\" }}\n");
+        }
+    }
+    toml += "\n[profile.test]\nopt-level = 3\ndebug-assertions = true\noverflow-checks = true\n";
+    let written = std::fs::write(ws.join("Cargo.toml"), toml)
+        .and_then(|()| std::fs::copy(root.join("Cargo.lock"), ws.join("Cargo.lock")).map(|_| ()));
+    if let Err(e) = written {
+        return Outcome::Failed(format!("cannot write the unpacked workspace: {e}"));
+    }
+    let outcome = run_cell(
+        Command::new(cargo())
+            .args(["test", "--workspace"])
+            .current_dir(&ws)
+            .env_remove("KVPRIMS_TESTDATA")
+            .env_remove("CPU_DETECT_MAX_LEVEL"),
+        "",
+        log,
+    );
+    match outcome {
+        Outcome::Passed(_) => Outcome::Passed(format!(
+            "{} crates package and verify; their unpacked copies hold {} and pass their own tests",
+            members.len(),
+            PACKAGE_FILES.join(", ")
+        )),
+        other => other,
+    }
+}
 
 /// The names of the workspace's packages (`cargo metadata`), empty if that
 /// fails.

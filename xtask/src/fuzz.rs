@@ -1,5 +1,5 @@
 //! `cargo xtask fuzz`: the cargo-fuzz targets in fuzz/, each for N seconds,
-//! with seed corpora drawn from testdata/ (the golden files, malformed HLLs
+//! with seed corpora drawn from the crates' golden files (malformed HLLs
 //! included). Installs cargo-fuzz and the nightly toolchain when missing.
 
 use crate::util::{self, root};
@@ -10,8 +10,8 @@ const HELP: &str = "\
 cargo xtask fuzz [--target T[,T..]] [--seconds N]
 
 Runs each cargo-fuzz target of fuzz/ (libFuzzer with AddressSanitizer, nightly)
-for N seconds (default 20), seeding fuzz/corpus/<target>/ from testdata/ on the
-first run. Prints executions per target and, for a crash, the reproducer path
+for N seconds (default 20), seeding fuzz/corpus/<target>/ from the crates'
+golden files (crates/*/testdata/) on the first run. Prints executions per target and, for a crash, the reproducer path
 (fuzz/artifacts/<target>/...; rerun it with `cargo +nightly fuzz run <target>
 <path>` from fuzz/). Exits non-zero if any target crashed.
 Installs cargo-fuzz (cargo install) and the nightly toolchain when missing.
@@ -62,7 +62,20 @@ pub fn ensure_tools(log: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Writes seed inputs for `target` from testdata/ if its corpus is empty.
+/// A golden file by its name under its crate's `testdata/` (`bitops/...`
+/// in `bitcount`, `hll/...` in `hll`, `siphash/...` in `siphash-fast`).
+fn golden(root: &Path, rel: &str) -> PathBuf {
+    let krate = match rel.split('/').next() {
+        Some("bitops") => "bitcount",
+        Some("siphash") => "siphash-fast",
+        Some(other) => other,
+        None => "",
+    };
+    root.join("crates").join(krate).join("testdata").join(rel)
+}
+
+/// Writes seed inputs for `target` from the crates' golden files if its
+/// corpus is empty.
 fn seed(root: &Path, target: &str) {
     let dir = root.join("fuzz/corpus").join(target);
     if std::fs::read_dir(&dir)
@@ -74,7 +87,7 @@ fn seed(root: &Path, target: &str) {
     let _ = std::fs::create_dir_all(&dir);
     let mut seeds: Vec<Vec<u8>> = Vec::new();
     let json = |rel: &str| -> serde_json::Value {
-        std::fs::read_to_string(root.join("testdata").join(rel))
+        std::fs::read_to_string(golden(root, rel))
             .ok()
             .and_then(|t| serde_json::from_str(&t).ok())
             .unwrap_or(serde_json::Value::Null)
@@ -114,8 +127,7 @@ fn seed(root: &Path, target: &str) {
             }
         }
     } else if target.starts_with("siphash") {
-        let text =
-            std::fs::read_to_string(root.join("testdata/siphash/sip13.tsv")).unwrap_or_default();
+        let text = std::fs::read_to_string(golden(root, "siphash/sip13.tsv")).unwrap_or_default();
         for line in text.lines().take(200) {
             let cols: Vec<&str> = line.split('\t').collect();
             if let (Some(k), Some(d)) = (

@@ -53,7 +53,7 @@ fn bitpos_args(args: &[Value]) -> BitposRange {
 
 #[test]
 fn redis_answers() {
-    let text = simd_core::testing::read_testdata("bitops/cases.json");
+    let text = simd_core::testing::read_testdata(env!("CARGO_MANIFEST_DIR"), "bitops/cases.json");
     let doc: Value = serde_json::from_str(&text).expect("valid JSON");
     let cases = doc["cases"].as_array().expect("cases array");
     assert_eq!(cases.len(), 3000);

@@ -8,8 +8,9 @@ use simd_core::testing::{for_each_len_fenced, scaled, Guarded};
 use std::collections::HashMap;
 
 fn load(name: &str) -> Value {
-    let path = format!("{}/../../testdata/hll/{name}", env!("CARGO_MANIFEST_DIR"));
-    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+    let text =
+        simd_core::testing::read_testdata(env!("CARGO_MANIFEST_DIR"), &format!("hll/{name}"));
+    serde_json::from_str(&text).unwrap()
 }
 
 fn unhex(v: &Value) -> Vec<u8> {

@@ -32,26 +32,31 @@ impl Rng {
     }
 }
 
-/// The path of a file under the workspace's `testdata/` folder.
+/// The path of a golden file of the crate whose tests call this:
+/// `manifest_dir/testdata/relative`, where `manifest_dir` is that crate's
+/// `env!("CARGO_MANIFEST_DIR")` (each crate keeps its golden files in its
+/// own `testdata/`, so they ship in its package and its tests run from a
+/// downloaded crate too).
 ///
-/// The environment variable `KVPRIMS_TESTDATA` (a folder) overrides the
-/// compile-time location, so test executables copied to another machine
-/// (`cargo xtask bundle`) still find their golden files.
-pub fn testdata_path(relative: &str) -> std::path::PathBuf {
+/// The environment variable `KVPRIMS_TESTDATA` (a folder) overrides it with
+/// `$KVPRIMS_TESTDATA/relative`, so test executables copied to another
+/// machine (`cargo xtask bundle`, which gathers every crate's `testdata/`
+/// into one folder) still find their golden files.
+pub fn testdata_path(manifest_dir: &str, relative: &str) -> std::path::PathBuf {
     match std::env::var_os("KVPRIMS_TESTDATA") {
         Some(dir) => std::path::PathBuf::from(dir).join(relative),
-        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../testdata")
+        None => std::path::Path::new(manifest_dir)
+            .join("testdata")
             .join(relative),
     }
 }
 
-/// Reads a file under `testdata/` (see [`testdata_path`]).
+/// Reads a golden file (see [`testdata_path`]).
 ///
 /// # Panics
 /// If the file cannot be read, naming the path.
-pub fn read_testdata(relative: &str) -> std::string::String {
-    let path = testdata_path(relative);
+pub fn read_testdata(manifest_dir: &str, relative: &str) -> std::string::String {
+    let path = testdata_path(manifest_dir, relative);
     match std::fs::read_to_string(&path) {
         Ok(s) => s,
         Err(e) => panic!("cannot read test data {}: {e}", path.display()),

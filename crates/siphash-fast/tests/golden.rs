@@ -13,7 +13,7 @@ struct Row {
 }
 
 fn read(name: &str) -> String {
-    simd_core::testing::read_testdata(&format!("siphash/{name}"))
+    simd_core::testing::read_testdata(env!("CARGO_MANIFEST_DIR"), &format!("siphash/{name}"))
 }
 
 fn rows(name: &str) -> Vec<Row> {

@@ -121,11 +121,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
     }
     copy(&report_exe, &dir.join("report"))?;
     // Every crate's golden files (`crates/*/testdata/<kind>/...`) in one
-    // folder, for `KVPRIMS_TESTDATA` (the relative names do not collide).
+    // folder, for `KVPRIMS_TESTDATA`: the `<kind>` folders, whose names do
+    // not collide (each crate's README beside them would).
     for krate in std::fs::read_dir(root.join("crates")).map_err(|e| e.to_string())? {
         let data = krate.map_err(|e| e.to_string())?.path().join("testdata");
-        if data.is_dir() {
-            copy_tree(&data, &dir.join("testdata"))?;
+        for kind in std::fs::read_dir(&data).into_iter().flatten().flatten() {
+            if kind.path().is_dir() {
+                copy_tree(&kind.path(), &dir.join("testdata").join(kind.file_name()))?;
+            }
         }
     }
     std::fs::write(dir.join("run.sh"), run_script(&names)).map_err(|e| e.to_string())?;

@@ -62,6 +62,11 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+/// The README's examples, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod dispatch;
 mod kernels;
 mod range;

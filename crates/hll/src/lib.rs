@@ -96,6 +96,11 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+/// The README's examples, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod dense;
 mod dispatch;
 mod error;

@@ -236,6 +236,15 @@ static DETECTED: Cell = Cell {
 ///
 /// The ceiling ([`set_max_level`], `CPU_DETECT_MAX_LEVEL`) does not change
 /// what this reports: it only lowers [`max_level`].
+///
+/// ```
+/// let f = cpu_detect::features();
+/// #[cfg(target_arch = "x86_64")]
+/// if f.avx2 {
+///     // an AVX2 kernel may run (if the ceiling allows: see `allows`)
+/// }
+/// # let _ = f;
+/// ```
 pub fn features() -> &'static Features {
     if DETECTED.state.load(Ordering::Acquire) != READY {
         init();
@@ -268,6 +277,12 @@ fn init() {
 }
 
 /// The best [`Level`] the CPU supports, ignoring any ceiling.
+///
+/// ```
+/// let level = cpu_detect::detected_level();
+/// println!("this CPU: {}", level.name()); // e.g. "avx2"
+/// assert!(cpu_detect::Level::ALL.contains(&level));
+/// ```
 pub fn detected_level() -> Level {
     Level::of(features())
 }
@@ -277,6 +292,12 @@ pub fn detected_level() -> Level {
 ///
 /// A ceiling of another architecture's family (say `neon` on x86-64) does not
 /// apply; `scalar` applies everywhere.
+///
+/// ```
+/// // Whatever the CPU and the ceiling, the level dispatchers may use is
+/// // one they are allowed to use.
+/// assert!(cpu_detect::allows(cpu_detect::max_level()));
+/// ```
 pub fn max_level() -> Level {
     let detected = detected_level();
     match ceiling() {
@@ -287,6 +308,14 @@ pub fn max_level() -> Level {
 
 /// Whether a kernel written for `level` may run now: the CPU supports it and
 /// the ceiling allows it.
+///
+/// ```
+/// use cpu_detect::Level;
+/// assert!(cpu_detect::allows(Level::Scalar)); // always
+/// if cpu_detect::allows(Level::Avx2) {
+///     // pick the AVX2 kernel
+/// }
+/// ```
 pub fn allows(level: Level) -> bool {
     max_level().includes(level)
 }

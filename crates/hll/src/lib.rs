@@ -207,6 +207,12 @@ impl Hll {
     }
 
     /// Sets the sparse size limit (see [`Hll::with_sparse_max_bytes`]).
+    ///
+    /// ```
+    /// let mut h = hll::Hll::new();
+    /// h.set_sparse_max_bytes(350);
+    /// assert_eq!(h.sparse_max_bytes(), 350);
+    /// ```
     pub fn set_sparse_max_bytes(&mut self, limit: usize) {
         self.sparse_max_bytes = limit;
     }
@@ -233,6 +239,14 @@ impl Hll {
     }
 
     /// Like [`Hll::from_bytes`], taking ownership of the buffer (no copy).
+    ///
+    /// ```
+    /// let mut a = hll::Hll::new();
+    /// a.add(b"x");
+    /// // What a GET of the key would return, parsed back without a copy.
+    /// let b = hll::Hll::from_vec(a.as_bytes().to_vec()).unwrap();
+    /// assert_eq!(a, b);
+    /// ```
     pub fn from_vec(mut bytes: Vec<u8>) -> Result<Hll, Error> {
         if Self::check(&bytes)? {
             bytes.push(0);
@@ -277,16 +291,37 @@ impl Hll {
     }
 
     /// The string value, exactly as a server stores it.
+    ///
+    /// ```
+    /// let mut h = hll::Hll::new();
+    /// h.add(b"x");
+    /// let value = h.as_bytes(); // what `SET key value` would store
+    /// assert_eq!(&value[..4], b"HYLL");
+    /// assert_eq!(value[4], 1); // sparse
+    /// ```
     pub fn as_bytes(&self) -> &[u8] {
         &self.bytes
     }
 
     /// The string value, exactly as a server stores it.
+    ///
+    /// ```
+    /// let bytes = hll::Hll::new().into_bytes();
+    /// assert_eq!(bytes.len(), 18);
+    /// ```
     pub fn into_bytes(self) -> Vec<u8> {
         self.bytes
     }
 
     /// Whether the sparse encoding is in use (`false`: dense).
+    ///
+    /// ```
+    /// let mut h = hll::Hll::new();
+    /// assert!(h.is_sparse());
+    /// h.add_all((0..5000u32).map(|i| i.to_le_bytes()));
+    /// assert!(!h.is_sparse()); // past the 3000-byte sparse limit
+    /// assert_eq!(h.as_bytes().len(), 12304);
+    /// ```
     pub fn is_sparse(&self) -> bool {
         self.bytes[4] == ENC_SPARSE
     }
@@ -297,6 +332,13 @@ impl Hll {
     /// To add many elements, [`add_all`](Hll::add_all) gives the same bytes
     /// faster on sparse HLLs (it hashes ahead of the updates: ~27 instead
     /// of ~34 ns per element on Zen 5).
+    ///
+    /// ```
+    /// let mut h = hll::Hll::new();
+    /// assert!(h.add(b"apple"));
+    /// assert!(!h.add(b"apple")); // already counted: no register changed
+    /// assert_eq!(h.count(), 1);
+    /// ```
     #[inline]
     pub fn add(&mut self, element: &[u8]) -> bool {
         self.add_hash(hash(element))
@@ -304,6 +346,13 @@ impl Hll {
 
     /// Adds an element by its [`hash`] (MurmurHash64A with [`SEED`]), for
     /// callers that hash elsewhere.
+    ///
+    /// ```
+    /// let (mut a, mut b) = (hll::Hll::new(), hll::Hll::new());
+    /// a.add(b"apple");
+    /// b.add_hash(hll::hash(b"apple"));
+    /// assert_eq!(a, b);
+    /// ```
     #[inline]
     pub fn add_hash(&mut self, hash: u64) -> bool {
         let (index, count) = hash::index_count(hash);
@@ -318,6 +367,17 @@ impl Hll {
     /// dense part-way sends the rest to the dense registers, as on a server);
     /// whether any register changed. The result is byte for byte that of
     /// one [`add`](Hll::add) per element, in order.
+    ///
+    /// ```
+    /// let mut a = hll::Hll::new();
+    /// assert!(a.add_all(["a", "b", "c"]));
+    /// let mut b = hll::Hll::new();
+    /// for e in ["a", "b", "c"] {
+    ///     b.add(e.as_bytes());
+    /// }
+    /// assert_eq!(a, b);
+    /// assert_eq!(a.count(), 3);
+    /// ```
     pub fn add_all<I, T>(&mut self, elements: I) -> bool
     where
         I: IntoIterator<Item = T>,
@@ -423,6 +483,14 @@ impl Hll {
     }
 
     /// The cached count if the cache is valid (bit 7 of byte 15 clear).
+    ///
+    /// ```
+    /// let mut h = hll::Hll::new();
+    /// h.add(b"x");
+    /// assert_eq!(h.cached_count(), None); // PFADD invalidated it
+    /// assert_eq!(h.count(), 1); // PFCOUNT writes it
+    /// assert_eq!(h.cached_count(), Some(1));
+    /// ```
     pub fn cached_count(&self) -> Option<u64> {
         let c = simd_core::load::u64_le(&self.bytes, 8);
         (c >> 63 == 0).then_some(c)
@@ -431,6 +499,13 @@ impl Hll {
     /// `PFCOUNT key`: a valid cached count is returned as is; otherwise the
     /// count is computed and written into the cache bytes, as a server does.
     /// See the crate docs for the degenerate all-63 case.
+    ///
+    /// ```
+    /// let mut h = hll::Hll::new();
+    /// h.add_all((0..1000u32).map(|i| i.to_le_bytes()));
+    /// let c = h.count();
+    /// assert!((980..=1020).contains(&c)); // about 0.81% standard error
+    /// ```
     pub fn count(&mut self) -> u64 {
         if let Some(c) = self.cached_count() {
             return c;
@@ -442,6 +517,13 @@ impl Hll {
 
     /// The count computed from the registers, ignoring and not touching the
     /// cache.
+    ///
+    /// ```
+    /// let mut h = hll::Hll::new();
+    /// h.add_all(["a", "b"]);
+    /// assert_eq!(h.estimate(), 2);
+    /// assert_eq!(h.cached_count(), None); // the cache is left alone
+    /// ```
     pub fn estimate(&self) -> u64 {
         let h = if self.is_sparse() {
             sparse::histogram(&self.bytes)
@@ -465,6 +547,14 @@ impl Hll {
     /// otherwise every merged register is set in ascending order with the
     /// sparse routine (and the normal conversion rules), exactly as a
     /// server does. The cache is invalidated.
+    ///
+    /// ```
+    /// let (mut a, mut b) = (hll::Hll::new(), hll::Hll::new());
+    /// a.add_all(["x", "y"]);
+    /// b.add_all(["y", "z"]);
+    /// a.merge(&[&b]); // PFMERGE a b
+    /// assert_eq!(a.count(), 3);
+    /// ```
     pub fn merge(&mut self, others: &[&Hll]) {
         // The sparse path below edits the opcodes without the index.
         self.index = None;
@@ -503,6 +593,13 @@ impl Hll {
     ///
     /// # Panics
     /// If `i >= 16384`.
+    ///
+    /// ```
+    /// let mut h = hll::Hll::new();
+    /// h.add(b"x");
+    /// let set = (0..16384).filter(|&i| h.register(i) != 0).count();
+    /// assert_eq!(set, 1);
+    /// ```
     pub fn register(&self, i: usize) -> u8 {
         assert!(i < REGISTERS, "register index {i} out of range");
         if self.is_sparse() {
@@ -513,6 +610,13 @@ impl Hll {
     }
 
     /// All 16384 registers, one byte each (`PFDEBUG GETREG`).
+    ///
+    /// ```
+    /// let mut h = hll::Hll::new();
+    /// h.add(b"x");
+    /// let r = h.registers();
+    /// assert_eq!(r.iter().filter(|&&v| v != 0).count(), 1);
+    /// ```
     pub fn registers(&self) -> [u8; REGISTERS] {
         let mut raw = [0u8; REGISTERS];
         self.max_into(&mut raw);

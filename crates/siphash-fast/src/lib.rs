@@ -100,6 +100,17 @@ pub fn siphash12_nocase(key: &[u8; 16], data: &[u8]) -> u64 {
 
 /// SipHash-1-3, 64-bit: the algorithm of Rust's `DefaultHasher` (a
 /// `Hasher` adds its own framing; this hashes the bytes as given).
+///
+/// ```
+/// use core::hash::Hasher;
+/// let key: [u8; 16] = core::array::from_fn(|i| i as u8);
+/// // The reference output for the empty input (bytes ab ac 01 58 ..).
+/// assert_eq!(siphash_fast::siphash13(&key, b""), 0xabac_0158_050f_c4dc);
+/// // The same as the `siphasher` crate's streaming SipHash-1-3.
+/// let mut h = siphasher::sip::SipHasher13::new_with_key(&key);
+/// h.write(b"hello");
+/// assert_eq!(siphash_fast::siphash13(&key, b"hello"), h.finish());
+/// ```
 #[inline]
 pub fn siphash13(key: &[u8; 16], data: &[u8]) -> u64 {
     dispatch::sip13(key, data)
@@ -118,6 +129,12 @@ pub fn siphash24(key: &[u8; 16], data: &[u8]) -> u64 {
 
 /// SipHash-1-3 with 128-bit output; `to_le_bytes()` gives the reference's
 /// 16 output bytes.
+///
+/// ```
+/// let key: [u8; 16] = core::array::from_fn(|i| i as u8);
+/// let h = siphash_fast::siphash13_128(&key, b"");
+/// assert_eq!(h.to_le_bytes()[..4], [0xe7, 0x7e, 0xbc, 0xb2]); // the reference's first bytes
+/// ```
 #[inline]
 pub fn siphash13_128(key: &[u8; 16], data: &[u8]) -> u128 {
     dispatch::sip13_128(key, data)

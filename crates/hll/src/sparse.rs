@@ -575,8 +575,14 @@ impl Index {
         };
         // The rest are held by opcodes of the shifted tail.
         let d = edit.delta as u16; // two's complement add
-        for o in &mut self.off[b.min(BLOCKS)..] {
-            *o = o.wrapping_add(d);
+        let b = b as u16;
+        for (i, o) in self.off.iter_mut().enumerate() {
+            // Every entry, masked: a fixed trip count, no loop exit that
+            // depends on `b` (min-of-N on Zen 1, `hll_timing --add`, four
+            // rounds in turns: `add` 142.4-144.1 -> 132.0-132.8 ns,
+            // `add_all` 131.8-132.9 -> 123.1-123.8, against the shift of
+            // `off[b..]` only).
+            *o = o.wrapping_add(d & 0u16.wrapping_sub(u16::from(i as u16 >= b)));
         }
     }
 }

@@ -120,16 +120,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
         names.push(unique);
     }
     copy(&report_exe, &dir.join("report"))?;
-    // Every crate's golden files (`crates/*/testdata/<kind>/...`) in one
-    // folder, for `KVPRIMS_TESTDATA`: the `<kind>` folders, whose names do
-    // not collide (each crate's README beside them would).
-    for krate in std::fs::read_dir(root.join("crates")).map_err(|e| e.to_string())? {
-        let data = krate.map_err(|e| e.to_string())?.path().join("testdata");
-        for kind in std::fs::read_dir(&data).into_iter().flatten().flatten() {
-            if kind.path().is_dir() {
-                copy_tree(&kind.path(), &dir.join("testdata").join(kind.file_name()))?;
-            }
-        }
+    // Every crate's golden folders in one, for `KVPRIMS_TESTDATA` (their
+    // names do not collide; each crate's README beside them would).
+    for kind in util::golden_dirs(&root) {
+        let name = kind.file_name().unwrap_or_default();
+        copy_tree(&kind, &dir.join("testdata").join(name))?;
     }
     std::fs::write(dir.join("run.sh"), run_script(&names)).map_err(|e| e.to_string())?;
     if with_bench {

@@ -11,9 +11,10 @@ cargo xtask fuzz [--target T[,T..]] [--seconds N]
 
 Runs each cargo-fuzz target of fuzz/ (libFuzzer with AddressSanitizer, nightly)
 for N seconds (default 20), seeding fuzz/corpus/<target>/ from the crates'
-golden files (crates/*/testdata/) on the first run. Prints executions per target and, for a crash, the reproducer path
-(fuzz/artifacts/<target>/...; rerun it with `cargo +nightly fuzz run <target>
-<path>` from fuzz/). Exits non-zero if any target crashed.
+golden files (crates/*/testdata/) on the first run. Prints executions per
+target and, for a crash, the reproducer path (fuzz/artifacts/<target>/...;
+rerun it with `cargo +nightly fuzz run <target> <path>` from fuzz/). Exits
+non-zero if any target crashed.
 Installs cargo-fuzz (cargo install) and the nightly toolchain when missing.
 ";
 
@@ -62,16 +63,16 @@ pub fn ensure_tools(log: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// A golden file by its name under its crate's `testdata/` (`bitops/...`
-/// in `bitcount`, `hll/...` in `hll`, `siphash/...` in `siphash-fast`).
+/// A golden file by its `<kind>/<file>` name, in whichever crate's
+/// `testdata/` holds that kind (see [`util::golden_dirs`]); a path that does
+/// not exist (so no seeds) if none does.
 fn golden(root: &Path, rel: &str) -> PathBuf {
-    let krate = match rel.split('/').next() {
-        Some("bitops") => "bitcount",
-        Some("siphash") => "siphash-fast",
-        Some(other) => other,
-        None => "",
-    };
-    root.join("crates").join(krate).join("testdata").join(rel)
+    let kind = rel.split('/').next().unwrap_or_default();
+    util::golden_dirs(root)
+        .into_iter()
+        .find(|d| d.file_name().is_some_and(|n| n == kind))
+        .and_then(|d| Some(d.parent()?.join(rel)))
+        .unwrap_or_else(|| root.join("crates").join(rel))
 }
 
 /// Writes seed inputs for `target` from the crates' golden files if its

@@ -14,6 +14,28 @@ pub fn root() -> PathBuf {
     here.parent().unwrap_or(here).to_path_buf()
 }
 
+/// The golden-data folders of the workspace's crates
+/// (`crates/*/testdata/<kind>/`, e.g. `crates/hll/testdata/hll/`), sorted.
+/// The `<kind>` names are unique across crates, so a golden file is named
+/// by `<kind>/<file>` alone.
+pub fn golden_dirs(root: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .flat_map(|krate| {
+            std::fs::read_dir(krate.path().join("testdata"))
+                .into_iter()
+                .flatten()
+        })
+        .flatten()
+        .map(|kind| kind.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
 /// `cargo`, as the one that runs us.
 pub fn cargo() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string())

@@ -38,6 +38,8 @@ fn main() {
         f.model,
         if f.splits_256bit_ops() {
             " (256-bit operations run as two halves)"
+        } else if f.splits_512bit_ops() {
+            " (512-bit operations run as two halves)"
         } else {
             ""
         }

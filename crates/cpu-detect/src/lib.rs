@@ -187,6 +187,23 @@ impl Features {
                 _ => false,
             }
     }
+
+    /// Whether the CPU executes each 512-bit AVX-512 operation as two
+    /// 256-bit halves (AMD Zen 4, family 0x19: the one AMD family with
+    /// AVX-512 before Zen 5's full-width units), so that 256-bit loops
+    /// keep up with 512-bit ones there and, without the cache-line
+    /// alignment a 64-byte load needs, beat them. A speed hint, never a
+    /// correctness condition.
+    ///
+    /// ```
+    /// let f = cpu_detect::features();
+    /// if f.splits_512bit_ops() {
+    ///     assert!(f.avx512f);
+    /// }
+    /// ```
+    pub const fn splits_512bit_ops(&self) -> bool {
+        self.avx512f && matches!(self.vendor, Vendor::Amd) && self.family == 0x19
+    }
 }
 
 struct Cell {

@@ -228,7 +228,7 @@ pub(crate) fn eq(a: &[u8], b: &[u8]) -> bool {
 ))]
 mod x86 {
     use crate::kernels::x86_64::{avx2, avx512, sse2};
-    use core::sync::atomic::{AtomicU8, Ordering};
+    use core::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
     /// Not detected yet.
     const UNKNOWN: u8 = 0;
@@ -268,6 +268,21 @@ mod x86 {
     /// ever stored for a run is the same, so relaxed ordering is enough.
     static CLASS: AtomicU8 = AtomicU8::new(UNKNOWN);
 
+    /// In the [`AVX512`] class, whether inputs over 128 bytes take the
+    /// `avx2` kernel's loop (32-byte compares, aligned loads from the first
+    /// input) instead of the `avx512` one's 64-byte blocks: on CPUs that
+    /// run 512-bit operations as two halves
+    /// ([`cpu_detect::Features::splits_512bit_ops`], AMD Zen 4). Written by
+    /// [`detect`] with [`CLASS`], before it (relaxed: a stale `false` only
+    /// picks the other loop, both are exact). Min-of-N on Zen 4, one pair in
+    /// L1, ns per compare at 1 KiB (`avx512` loop / `avx2` loop / glibc's
+    /// EVEX `bcmp`): both inputs 64-byte aligned 10.10 / 9.98 / 9.91, at
+    /// offsets 16 and 48 14.96 / 10.52 / 11.08, at 5 and 9 15.26 / 12.35 /
+    /// 13.12, a difference at 512 (offsets 16 and 48) 11.06 / 5.56 / 7.13;
+    /// 4 KiB at 16 and 48 58.2 / 37.2 / 38.1 (PERFORMANCE.md,
+    /// twenty-first session).
+    static LONG_AVX2: AtomicBool = AtomicBool::new(false);
+
     #[inline(always)]
     pub(crate) fn eq(a: &[u8], b: &[u8]) -> bool {
         let n = a.len();
@@ -277,7 +292,7 @@ mod x86 {
         let (pa, pb) = (a.as_ptr(), b.as_ptr());
         let class = CLASS.load(Ordering::Relaxed);
         if class == AVX512 {
-            // SAFETY (all three): the class is AVX512 only if
+            // SAFETY (all four): the class is AVX512 only if
             // `simd_core::select` picked the `avx512` candidate, whose test
             // checked the features these need; both slices hold n bytes.
             if n <= 64 {
@@ -285,6 +300,10 @@ mod x86 {
             }
             if n <= 128 {
                 return unsafe { avx512::eq_65_128_asm(pa, pb, n) };
+            }
+            if LONG_AVX2.load(Ordering::Relaxed) {
+                // (AVX-512F implies AVX2.)
+                return unsafe { avx2::eq_above64(pa, pb, n) };
             }
             return unsafe { avx512::eq_above128(pa, pb, n) };
         }
@@ -393,7 +412,9 @@ mod x86 {
         }
         if LOAD_TIME {
             return match class {
-                // SAFETY: as above (the kernel takes any lengths).
+                // SAFETY (both): as above (the kernels take any lengths;
+                // AVX-512F implies AVX2).
+                AVX512 if LONG_AVX2.load(Ordering::Relaxed) => unsafe { avx2::mismatch(a, b) },
                 AVX512 => unsafe { avx512::mismatch(a, b) },
                 // SAFETY: as above, for the `avx2` candidate and AVX2.
                 AVX2 | AVX2_HALVED => unsafe { avx2::mismatch(a, b) },
@@ -472,7 +493,12 @@ mod x86 {
 
     #[cold]
     fn detect() {
-        CLASS.store(class_now(), Ordering::Relaxed);
+        let class = class_now();
+        LONG_AVX2.store(
+            class == AVX512 && cpu_detect::features().splits_512bit_ops(),
+            Ordering::Relaxed,
+        );
+        CLASS.store(class, Ordering::Relaxed);
     }
 
     /// The class of the kernel the dispatcher picks under the ceiling now.
@@ -495,7 +521,12 @@ mod x86 {
         /// CI runs this under each ceiling).
         #[test]
         fn class_detected_at_load() {
-            assert_eq!(CLASS.load(Ordering::Relaxed), class_now());
+            let class = class_now();
+            assert_eq!(CLASS.load(Ordering::Relaxed), class);
+            assert_eq!(
+                LONG_AVX2.load(Ordering::Relaxed),
+                class == AVX512 && cpu_detect::features().splits_512bit_ops()
+            );
         }
     }
 }

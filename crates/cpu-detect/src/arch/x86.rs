@@ -178,6 +178,27 @@ mod tests {
     }
 
     #[test]
+    fn split_512bit() {
+        let cpu = |vendor, family, model| Features {
+            avx: true,
+            avx512f: true,
+            vendor,
+            family,
+            model,
+            ..Features::default()
+        };
+        assert!(cpu(Vendor::Amd, 0x19, 0x11).splits_512bit_ops());
+        assert!(cpu(Vendor::Amd, 0x19, 0x61).splits_512bit_ops());
+        assert!(!cpu(Vendor::Amd, 0x1a, 0x02).splits_512bit_ops());
+        assert!(!cpu(Vendor::Intel, 6, 0x8f).splits_512bit_ops());
+        let zen3 = Features {
+            avx512f: false,
+            ..cpu(Vendor::Amd, 0x19, 0x01)
+        };
+        assert!(!zen3.splits_512bit_ops());
+    }
+
+    #[test]
     fn vendors() {
         assert_eq!(Vendor::from_id(b"GenuineIntel"), Vendor::Intel);
         assert_eq!(Vendor::from_id(b"AuthenticAMD"), Vendor::Amd);

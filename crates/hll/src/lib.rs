@@ -440,7 +440,16 @@ impl Hll {
     #[inline(always)]
     fn set_dense(&mut self, index: usize, count: u8) -> bool {
         let changed = dense::set_max(&mut self.bytes, index, count);
-        self.bytes[15] |= u8::from(changed) << 7;
+        // The cached count is invalidated only where it is still valid: the
+        // header byte is then stored to once, not on every add, so that
+        // each add's load of it does not wait for the previous add's store
+        // (a chain through memory from add to add). Zen 4, 10000 adds into
+        // a dense HLL: 8.5 -> 6.5 ns an add (PERFORMANCE.md, twenty-first
+        // session). The test is true once per run of adds that changes
+        // something, so it is predicted.
+        if self.bytes[15] & 0x80 == 0 {
+            self.bytes[15] |= u8::from(changed) << 7;
+        }
         changed
     }
 

@@ -113,6 +113,21 @@ proptest! {
             prop_assert!(!dense.add_hash(x));
         }
         prop_assert_eq!(dense.cached_count(), Some(cached));
+        // An add that raises a register invalidates a valid cache (sparse
+        // or dense): register 0 to one more than it holds, by a hash whose
+        // low 14 bits are 0 and whose next set bit gives that run length
+        // (none at all for the longest, 51).
+        if model[0] < 51 {
+            let raise = 1u64.checked_shl(14 + u32::from(model[0])).filter(|_| model[0] < 50).unwrap_or(0);
+            let mut both = [h.clone(), dense.clone()];
+            for x in &mut both {
+                let c = x.count();
+                prop_assert_eq!(x.cached_count(), Some(c));
+                prop_assert!(x.add_hash(raise));
+                prop_assert_eq!(x.cached_count(), None);
+                prop_assert_eq!(x.register(0), model[0] + 1);
+            }
+        }
         if h.is_sparse() {
             prop_assert!(h.as_bytes().len() <= limit.max(18));
         }

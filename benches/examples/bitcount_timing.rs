@@ -9,7 +9,8 @@
 //! count for each length; `--sizes=1,8,64` picks the lengths. With `--long`
 //! it times one buffer per size from 256 B to 12.5 MB instead (default
 //! sizes; `--sizes=` works there too): `count`, every kernel the CPU
-//! supports through its handle, and `simd-popcnt`, in the same rounds.
+//! supports through its handle, `simd-popcnt` and the benchmarks'
+//! `read-bandwidth` baseline (`benches::read`), in the same rounds.
 
 use std::hint::black_box;
 
@@ -69,10 +70,13 @@ fn row(label: &str, lo: usize, hi: usize, best: &bitcount::Kernel, scalar: &bitc
 /// timed pass takes microseconds): `count`, each kernel, `simd-popcnt`.
 fn long(ks: &[bitcount::Kernel]) {
     println!("ns per count of one buffer; (Nx) = that time over `count`'s");
+    let read = benches::read::read_bandwidth();
     for n in benches::sizes_arg(&[256, 1024, 4096, 16384, 262_144, 12_500_000]) {
         let buf = benches::bytes(n as u64, n);
         let buf = &buf[..];
-        let reps = (32_768 / n).max(1);
+        // Enough repetitions per timing that the clock's step (some 20 ns in
+        // a KVM guest) stays under 1% of it.
+        let reps = ((1 << 18) / n).max(1);
         let runs = if n >= 1 << 20 { 60 } else { 3000 };
         let times =
             |f: &dyn Fn(&[u8]) -> u64| -> u64 { (0..reps).map(|_| f(black_box(buf))).sum() };
@@ -81,11 +85,13 @@ fn long(ks: &[bitcount::Kernel]) {
             fs.push(Box::new(move || times(&|b| k.count(b))));
         }
         fs.push(Box::new(|| times(&simd_popcnt::popcnt)));
+        fs.push(Box::new(|| times(&read)));
         let refs: Vec<&dyn Fn() -> u64> = fs.iter().map(|f| f.as_ref()).collect();
         let t = benches::min_ns(runs, reps as f64, &refs);
         let mut line = format!("{n:>9} B  count {:.1}", t[0]);
         let names = ks.iter().map(|k| format!("kernel:{}", k.name()));
-        for (name, ns) in names.chain(["simd-popcnt".to_string()]).zip(&t[1..]) {
+        let others = ["simd-popcnt".to_string(), "read-bandwidth".to_string()];
+        for (name, ns) in names.chain(others).zip(&t[1..]) {
             line += &format!("  {name} {ns:.1} ({:.2}x)", ns / t[0]);
         }
         println!("{line}");

@@ -8,6 +8,8 @@
 //! - parameter: the input size in bytes (or the element count), with
 //!   `Throughput::Bytes` / `Throughput::Elements` set on the group.
 
+pub mod read;
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

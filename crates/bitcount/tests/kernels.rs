@@ -224,22 +224,29 @@ fn bit_mode_matches_bit_model() {
     }
 }
 
-/// The `avx2` kernel leaves out its scalar side stream from 64 MiB up:
-/// counts just below, at and above that size.
+/// The `avx2` kernel leaves out its scalar side stream from 64 MiB up, the
+/// `avx512` one prefetches from 32 MiB up: counts just below, at and above
+/// those sizes.
 #[test]
 #[cfg(target_arch = "x86_64")]
-fn avx2_counts_around_64_mib() {
+fn long_kernels_around_their_thresholds() {
     if cfg!(miri) {
         return;
     }
     let len = (64 << 20) + 4099;
     // Every byte value the same number of times per 256, as above.
     let data: Vec<u8> = (0..len).map(|i| i as u8).collect();
-    for k in bitcount::kernels().filter(|k| k.name() == "avx2") {
-        for n in [(64 << 20) - 1, 64 << 20, len] {
-            let want = (n / 256) as u64 * 1024 + naive_count(&data[n - n % 256..n]);
-            assert_eq!(k.count(&data[..n]), want, "{n}");
-            assert_eq!(k.count(&data[5..n]), want - naive_count(&data[..5]), "{n}");
+    for (name, at) in [("avx2", 64usize << 20), ("avx512", 32 << 20)] {
+        for k in bitcount::kernels().filter(|k| k.name() == name) {
+            for n in [at - 1, at, at + 4099] {
+                let want = (n / 256) as u64 * 1024 + naive_count(&data[n - n % 256..n]);
+                assert_eq!(k.count(&data[..n]), want, "{name} {n}");
+                assert_eq!(
+                    k.count(&data[5..n]),
+                    want - naive_count(&data[..5]),
+                    "{name} {n}"
+                );
+            }
         }
     }
 }

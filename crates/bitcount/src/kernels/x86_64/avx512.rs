@@ -137,12 +137,18 @@ unsafe fn count_short(bytes: &[u8]) -> u64 {
 /// [`count`] from [`ALIGN_MIN`] bytes: a masked load of the bytes before the
 /// first 64-byte boundary, then aligned 256-byte blocks.
 ///
-/// No software prefetch: with `prefetcht0` 1 KB ahead (the other kernels'
-/// setting) a 125 MB count ran at 0.93-0.96x of `simd-popcnt`, without it at
-/// 1.00-1.03x (two interleaved runs each; at 12.5 MB within noise); 8 KB
-/// ahead (what the `avx2` and `popcnt` kernels use) made 40 MB 5-9% slower
-/// (min-of-N 618-639 against 585-588 us) and left 125 MB unchanged: the
-/// hardware prefetcher keeps up with aligned sequential loads.
+/// Software prefetch only from [`PREFETCH_MIN`] bytes: into L2
+/// (`prefetcht1`) [`PREFETCH_AHEAD`] bytes ahead. Zen 5: with `prefetcht0`
+/// 1 KB ahead (the other kernels' setting) a 125 MB count ran at
+/// 0.93-0.96x of `simd-popcnt`, without it at 1.00-1.03x (two interleaved
+/// runs each; at 12.5 MB within noise); 8 KB ahead made 40 MB 5-9% slower
+/// (min-of-N 618-639 against 585-588 us) and left 125 MB unchanged. Zen 4
+/// (twenty-first session, `bitcount_timing --long`, builds in turns): at
+/// 125 MB without prefetch 0.86-0.91x of `simd-popcnt` in five rounds,
+/// with `prefetcht1` 4 KB ahead 0.96-1.00x (8 KB 0.93-0.99x, 2 KB
+/// 0.92-0.96x, `prefetcht0` 4 KB 0.85-0.87x); at 12.5 MB, inside the
+/// 32 MB L3, the same prefetch was 7-20% slower (a scratch program), hence
+/// the threshold.
 ///
 /// # Safety
 /// As for [`count`].
@@ -159,7 +165,15 @@ unsafe fn count_long(bytes: &[u8]) -> u64 {
     let body = &bytes[head..];
     let (blocks, _) = body.as_chunks::<256>();
     let [mut a0, mut a1, mut a2, mut a3] = [zero, zero, zero, first];
-    for block in blocks {
+    let prefetch = body.len() >= PREFETCH_MIN;
+    for (b, block) in blocks.iter().enumerate() {
+        if prefetch {
+            let ahead = body.as_ptr().wrapping_add(256 * b + PREFETCH_AHEAD);
+            for line in 0..4 {
+                // A hint: it never faults, past the end included.
+                _mm_prefetch::<_MM_HINT_T1>(ahead.wrapping_add(64 * line).cast());
+            }
+        }
         let [p0, p1, p2, p3] = pop4(block);
         a0 = _mm512_add_epi64(a0, p0);
         a1 = _mm512_add_epi64(a1, p1);
@@ -169,6 +183,12 @@ unsafe fn count_long(bytes: &[u8]) -> u64 {
     // SAFETY: same CPU features.
     unsafe { finish(blocks.len() * 256, body, [a0, a1, a2, a3]) }
 }
+
+/// Inputs of at least this many bytes (past the 32 MB L3 of the Zen 4 and
+/// Zen 5 parts measured) are prefetched; see [`count_long`].
+const PREFETCH_MIN: usize = 32 << 20;
+/// How far ahead of the loads [`count_long`] prefetches.
+const PREFETCH_AHEAD: usize = 4096;
 
 /// Adds `bytes[done..]` (`done` a multiple of 256, fewer than 256 bytes
 /// left) to the four accumulators and returns the total: one 128-byte and

@@ -46,7 +46,12 @@ mod simd {
         while at + 512 <= bytes.len() {
             if prefetch {
                 for line in 0..8 {
-                    _mm_prefetch::<_MM_HINT_T1>(p.wrapping_add(at + 4096 + 64 * line).cast());
+                    // SAFETY: a prefetch is a hint that never faults
+                    // (unsafe to call before Rust 1.90).
+                    #[allow(unused_unsafe)]
+                    unsafe {
+                        _mm_prefetch::<_MM_HINT_T1>(p.wrapping_add(at + 4096 + 64 * line).cast())
+                    };
                 }
             }
             for (k, a) in acc.iter_mut().enumerate() {

@@ -170,8 +170,12 @@ unsafe fn count_long(bytes: &[u8]) -> u64 {
         if prefetch {
             let ahead = body.as_ptr().wrapping_add(256 * b + PREFETCH_AHEAD);
             for line in 0..4 {
-                // A hint: it never faults, past the end included.
-                _mm_prefetch::<_MM_HINT_T1>(ahead.wrapping_add(64 * line).cast());
+                // SAFETY: a prefetch is a hint that never faults, past the
+                // end included (unsafe to call before Rust 1.90).
+                #[allow(unused_unsafe)]
+                unsafe {
+                    _mm_prefetch::<_MM_HINT_T1>(ahead.wrapping_add(64 * line).cast())
+                };
             }
         }
         let [p0, p1, p2, p3] = pop4(block);

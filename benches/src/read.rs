@@ -5,7 +5,6 @@
 
 #[cfg(target_arch = "x86_64")]
 mod simd {
-    #[cfg(target_arch = "x86_64")]
     use std::arch::x86_64::*;
 
     /// Sums with AVX-512 adds, eight 64-byte accumulators (512 bytes per
@@ -18,7 +17,6 @@ mod simd {
     ///
     /// # Safety
     /// The CPU must support AVX-512F and AVX-512BW.
-    #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw")]
     pub unsafe fn avx512(bytes: &[u8]) -> u64 {
         // The masked loads read only the bytes their mask selects, all of
@@ -83,7 +81,6 @@ mod simd {
     ///
     /// # Safety
     /// The CPU must support AVX2.
-    #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     pub unsafe fn avx2(bytes: &[u8]) -> u64 {
         let (head, bytes) = bytes.split_at(super::to_boundary(bytes, 32));
@@ -128,7 +125,7 @@ fn to_boundary(bytes: &[u8], align: usize) -> usize {
 
 /// Four-accumulator scalar word sum (the baseline's tail, and the baseline
 /// itself without AVX2).
-pub fn scalar(bytes: &[u8]) -> u64 {
+fn scalar(bytes: &[u8]) -> u64 {
     let mut acc = [0u64; 4];
     let mut blocks = bytes.chunks_exact(32);
     for b in &mut blocks {
@@ -145,7 +142,6 @@ pub fn scalar(bytes: &[u8]) -> u64 {
 
 /// The read-bandwidth function for the best level the ceiling allows.
 pub fn read_bandwidth() -> fn(&[u8]) -> u64 {
-    #[cfg(target_arch = "x86_64")]
     {
         use cpu_detect::Level;
         let f = cpu_detect::features();

@@ -118,7 +118,7 @@ proptest! {
         // low 14 bits are 0 and whose next set bit gives that run length
         // (none at all for the longest, 51).
         if model[0] < 51 {
-            let raise = 1u64.checked_shl(14 + u32::from(model[0])).filter(|_| model[0] < 50).unwrap_or(0);
+            let raise = if model[0] < 50 { 1u64 << (14 + model[0]) } else { 0 };
             let mut both = [h.clone(), dense.clone()];
             for x in &mut both {
                 let c = x.count();

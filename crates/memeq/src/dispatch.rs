@@ -494,11 +494,13 @@ mod x86 {
     #[cold]
     fn detect() {
         let class = class_now();
-        LONG_AVX2.store(
-            class == AVX512 && cpu_detect::features().splits_512bit_ops(),
-            Ordering::Relaxed,
-        );
+        LONG_AVX2.store(long_avx2(class), Ordering::Relaxed);
         CLASS.store(class, Ordering::Relaxed);
+    }
+
+    /// What [`detect`] stores in [`LONG_AVX2`] for `class`.
+    fn long_avx2(class: u8) -> bool {
+        class == AVX512 && cpu_detect::features().splits_512bit_ops()
     }
 
     /// The class of the kernel the dispatcher picks under the ceiling now.
@@ -523,10 +525,7 @@ mod x86 {
         fn class_detected_at_load() {
             let class = class_now();
             assert_eq!(CLASS.load(Ordering::Relaxed), class);
-            assert_eq!(
-                LONG_AVX2.load(Ordering::Relaxed),
-                class == AVX512 && cpu_detect::features().splits_512bit_ops()
-            );
+            assert_eq!(LONG_AVX2.load(Ordering::Relaxed), long_avx2(class));
         }
     }
 }

@@ -155,15 +155,19 @@ mod tests {
         }
     }
 
-    #[test]
-    fn split_256bit() {
-        let cpu = |vendor, family, model| Features {
+    /// A CPU with AVX of this vendor, family and model.
+    fn cpu(vendor: Vendor, family: u16, model: u8) -> Features {
+        Features {
             avx: true,
             vendor,
             family,
             model,
             ..Features::default()
-        };
+        }
+    }
+
+    #[test]
+    fn split_256bit() {
         assert!(cpu(Vendor::Amd, 0x17, 0x01).splits_256bit_ops());
         assert!(cpu(Vendor::Amd, 0x17, 0x18).splits_256bit_ops());
         assert!(cpu(Vendor::Hygon, 0x18, 0x01).splits_256bit_ops());
@@ -180,12 +184,8 @@ mod tests {
     #[test]
     fn split_512bit() {
         let cpu = |vendor, family, model| Features {
-            avx: true,
             avx512f: true,
-            vendor,
-            family,
-            model,
-            ..Features::default()
+            ..cpu(vendor, family, model)
         };
         assert!(cpu(Vendor::Amd, 0x19, 0x11).splits_512bit_ops());
         assert!(cpu(Vendor::Amd, 0x19, 0x61).splits_512bit_ops());

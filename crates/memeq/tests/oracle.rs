@@ -217,9 +217,9 @@ fn long_lengths() {
 }
 
 /// Long inputs with `a` at every offset from a 64-byte boundary (the AVX2
-/// loops align their loads from `a` after a checked first block, so the
-/// offset decides where the loop starts and how much the clamped tail
-/// blocks overlap), `b` at three offsets, lengths that leave 1..=128
+/// and AVX-512 loops align their loads from `a` to 32 / 64 bytes after a
+/// checked first block, so the offset decides where the loop starts and
+/// how much the clamped tail blocks overlap), `b` at three offsets, lengths that leave 1..=128
 /// bytes after the loop; the first difference at every byte of the first
 /// 40 and the last 140, and every 11th in between. (`long_lengths` keeps
 /// `a` where the allocator put it.)
@@ -229,7 +229,7 @@ fn long_lengths_every_alignment() {
         257, 300, 320, 352, 383, 384, 385, 416, 449, 512, 600, 1024, 1089,
     ];
     let lens = &lens[..scaled(lens.len(), 2)];
-    let offsets = scaled(32, 3);
+    let offsets = scaled(64, 3);
     let buf = random_bytes(11, 1200 + 128);
     // The first 64-byte boundary in `buf`.
     let base = buf.as_ptr().align_offset(64);

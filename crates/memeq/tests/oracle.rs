@@ -219,9 +219,10 @@ fn long_lengths() {
 /// Long inputs with `a` at every offset from a 64-byte boundary (the AVX2
 /// and AVX-512 loops align their loads from `a` to 32 / 64 bytes after a
 /// checked first block, so the offset decides where the loop starts and
-/// how much the clamped tail blocks overlap), `b` at three offsets, lengths that leave 1..=128
-/// bytes after the loop; the first difference at every byte of the first
-/// 40 and the last 140, and every 11th in between. (`long_lengths` keeps
+/// how much the clamped tail blocks overlap), `b` at three offsets,
+/// lengths that leave 1..=128 bytes after the loop; the first difference
+/// at every byte of the first 40 and the last 140, and every 11th in
+/// between. (`long_lengths` keeps
 /// `a` where the allocator put it.)
 #[test]
 fn long_lengths_every_alignment() {

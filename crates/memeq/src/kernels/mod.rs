@@ -19,6 +19,17 @@ pub(crate) mod x86_64 {
     pub(crate) mod avx512;
     pub(crate) mod sse2;
 
+    /// Where a long loop starts once the first `align` bytes are checked:
+    /// the first offset (1..=`align`) at which `a` is `align`-byte aligned
+    /// (`align` a power of two), so no load from `a` splits a cache line
+    /// (split loads halve the load throughput). The bytes it skips back over
+    /// are the checked block's.
+    #[inline(always)]
+    pub(crate) fn aligned_start(a: *const u8, align: usize) -> usize {
+        debug_assert!(align.is_power_of_two());
+        align - (a as usize & (align - 1))
+    }
+
     /// The first differing byte of `64 < n <= 128` bytes from the "differs"
     /// masks of their first 64 bytes (`head`) and their last 64 (`tail`,
     /// bit `t` = byte `n - 64 + t`), or `n` if neither has a bit set.

@@ -269,15 +269,6 @@ pub(crate) unsafe fn eq(a: &[u8], b: &[u8]) -> bool {
 /// difference in the last byte 11.7 -> 9.5 ns).
 const ALIGN_ABOVE: usize = 256;
 
-/// Where the 128-byte loops start once the first 32 bytes are checked: the
-/// first offset (1..=32) at which `a` is 32-byte aligned, so no load from
-/// `a` splits a cache line (split loads halve the load throughput). The
-/// bytes it skips back over are the checked block's.
-#[inline(always)]
-fn aligned_start(a: *const u8) -> usize {
-    32 - (a as usize & 31)
-}
-
 /// Equality of `n > 64` bytes at `a` and `b`: 128 bytes per loop branch,
 /// the rest as four clamped blocks.
 ///
@@ -294,7 +285,7 @@ pub(crate) unsafe fn eq_above64(a: *const u8, b: *const u8, n: usize) -> bool {
         if unsafe { mask(eq32(a, b, 0)) } != u32::MAX {
             return false;
         }
-        i = aligned_start(a);
+        i = super::aligned_start(a, 32);
     }
     while i + 128 < n {
         // SAFETY: i + 128 < n; AVX2 is enabled here.
@@ -338,7 +329,7 @@ pub(crate) unsafe fn mismatch(a: &[u8], b: &[u8]) -> usize {
         if ne != 0 {
             return ne.trailing_zeros() as usize;
         }
-        i = aligned_start(pa);
+        i = super::aligned_start(pa, 32);
     }
     while i + 128 < n {
         let o = [i, i + 32, i + 64, i + 96];

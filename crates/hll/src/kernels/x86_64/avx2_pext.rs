@@ -1,4 +1,4 @@
-//! AVX2 + BMI2 pack for AMD cores from Zen 3 on: the AVX2 kernel's vector
+//! AVX2 + BMI2 pack for AMD cores from Zen 5 on: the AVX2 kernel's vector
 //! steps, each put in place with one lane-crossing `vpermd` and one 32-byte
 //! store (instead of two 16-byte stores), and between them a second
 //! stream on the integer side: `pext` with mask `0x3f3f..3f` packs eight
@@ -8,7 +8,7 @@
 //! 192 output bytes; each store writes a few junk bytes past its own
 //! (8 for a vector step, 2 for a word) that the next store overwrites.
 //!
-//! Why a separate kernel, and only on AMD Zen 3 and later. On Zen 5 (capped
+//! Why a separate kernel, and only on AMD Zen 5 and later. On Zen 5 (capped
 //! at AVX2) this measured ~14% faster than the AVX2 kernel: that one is
 //! bound by its two stores per 32 registers, while here the vector side
 //! stores once and the shuffle pipes (two on these cores) take the
@@ -18,7 +18,11 @@
 //! `pext` shares a vector port. Measured on a Sapphire Rapids class Xeon
 //! (the Golden Cove core of Alder Lake's AVX2-only P-cores), min-of-N, this
 //! kernel enabled for the test: 481.7-493.7 ns against the AVX2 kernel's
-//! 448.2-460.5 ns (see PERFORMANCE.md, fifteenth session).
+//! 448.2-460.5 ns (see PERFORMANCE.md, fifteenth session). On a real Zen 3
+//! (EPYC 7003, family 0x19, AVX2 only), for which it was first written,
+//! it lost too: min-of-N 486-531 ns against 429-452 in most runs, 347-364
+//! against 355-375 in the machine's fast phases (twenty-fourth session), so
+//! family 0x19 keeps the AVX2 kernel.
 
 use super::avx2::pack_lanes;
 use crate::kernels::Uninit;

@@ -224,6 +224,32 @@ fn bit_mode_matches_bit_model() {
     }
 }
 
+/// Past the all-lengths range: 1101..=2300 bytes at a few start offsets,
+/// where the `avx2` kernel ends its Harley-Seal blocks of 704 bytes (with
+/// their POPCNT side stream) with one 512-byte block without it
+/// (1216..=1407 and 1920..=2111 bytes here) or leaves the rest to its
+/// medium loop.
+#[test]
+fn every_kernel_counts_lengths_past_the_block_sizes() {
+    if cfg!(miri) {
+        return;
+    }
+    let data = random_bytes(7, 2300 + 64);
+    for k in bitcount::kernels() {
+        for off in [0, 1, 31, 63] {
+            for len in 1101..=2300 {
+                let b = &data[off..off + len];
+                assert_eq!(
+                    k.count(b),
+                    naive_count(b),
+                    "{} len {len} off {off}",
+                    k.name()
+                );
+            }
+        }
+    }
+}
+
 /// The `avx2` kernel leaves out its scalar side stream from 64 MiB up, the
 /// `avx512` one prefetches from 32 MiB up: counts just below, at and above
 /// those sizes.

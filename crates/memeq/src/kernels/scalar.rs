@@ -33,42 +33,50 @@ pub(crate) const fn block(k: usize, w: usize, n: usize) -> usize {
 
 /// Whether the first `n` bytes at `a` and `b` are equal, for `n < 16`.
 ///
-/// 0..=1 bytes first (the byte), then 8..=15: the first and last `u64`
-/// (overlapping); 4..=7: the first and last `u32`; 2..=3: the first and
-/// last `u16`. Testing `n < 2` first gives the 1-byte path three taken
-/// branches from the top of `eq` in the layout LLVM picks (x86_64, the
-/// class test included) instead of five. Criterion quick on Zen 1, `==`'s
-/// time over ours, the old order (`n >= 8`, `n >= 4`, `n >= 2`) against
-/// this one, two runs each in turns: 1 B 0.91-0.92x -> 1.12-1.13x, mixed 1..=64 1.34-1.36x ->
-/// 1.37-1.39x, 4 B 1.47-1.49x -> 1.37x, 8..=64 B within 5%. Orders that
-/// were measured and dropped (same runs): `n >= 4` first (1 B 1.12x, mixed
-/// 1.24-1.26x), `n >= 8` then `n >= 2` (1 B 1.12x, mixed 1.23x), an
-/// `n == 1` test before the class load in `eq` (mixed 1.27-1.30x). Four
-/// overlapping `u32` words for all of 4..=15 (one branch fewer) were 1.3x
-/// slower in a throughput loop: loads, not branches, were the limit.
+/// 0..=3 bytes first: none, or bytes 0, `n / 2` and `n - 1` of each side
+/// (together they cover all of 1..=3) as one integer, no branch on the
+/// length; then 8..=15: the first and last `u64` (overlapping); 4..=7: the
+/// first and last `u32`. Min-of-N on AMD Zen 3 (EPYC 7003, twenty-fourth
+/// session; `memeq_timing`, `==`'s time over ours, old and new binaries in
+/// turns, five runs), against the order before (`n < 2`, `n >= 8`,
+/// `n >= 4`, a `u16` pair for 2..=3): 2 B 0.84-0.93x -> 1.16-1.30x, 3 B
+/// 0.80-0.95x (once 1.24x) -> 1.17-1.26x, 4 B 0.88-0.92x -> 1.09-1.63x, 7 B
+/// 0.89-0.94x -> 1.06-1.44x, 1 B 1.15-1.96x -> 1.14-1.25x, 8..=16 B at
+/// least 1.06x both ways, mixed 1..=64 1.13-1.14x -> 1.18-1.19x. The
+/// order before had been picked on Zen 1 (seventeenth to nineteenth
+/// sessions, criterion quick: 1 B 0.91-0.92x -> 1.12-1.13x against
+/// `n >= 8` first; `n >= 4` first gave mixed 1..=64 1.24-1.26x against
+/// 1.37-1.39x there); this one was not measured on Zen 1. Four overlapping
+/// `u32` words for all of 4..=15 (one branch fewer) were 1.3x slower in a
+/// throughput loop: loads, not branches, were the limit.
 ///
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `n < 16`.
 #[inline(always)]
 pub(crate) unsafe fn eq_below16(a: *const u8, b: *const u8, n: usize) -> bool {
     debug_assert!(n < 16);
-    if n < 2 {
-        // SAFETY: n is 0 or 1; byte 0 is read only when n == 1.
-        n == 0 || unsafe { *a == *b }
+    if n < 4 {
+        // SAFETY: 1 <= n <= 3: bytes 0, n / 2 and n - 1 lie in 0..n (and
+        // together cover it); nothing is read when n == 0.
+        n == 0
+            || unsafe {
+                let x = (u32::from(*a) << 16)
+                    | (u32::from(*a.add(n / 2)) << 8)
+                    | u32::from(*a.add(n - 1));
+                let y = (u32::from(*b) << 16)
+                    | (u32::from(*b.add(n / 2)) << 8)
+                    | u32::from(*b.add(n - 1));
+                x == y
+            }
     } else if n >= 8 {
         // SAFETY: 0..8 and n-8..n lie in 0..n.
         unsafe {
             ((rd::<u64>(a, 0) ^ rd::<u64>(b, 0)) | (rd::<u64>(a, n - 8) ^ rd::<u64>(b, n - 8))) == 0
         }
-    } else if n >= 4 {
-        // SAFETY: 0..4 and n-4..n lie in 0..n.
+    } else {
+        // SAFETY: 4 <= n < 8: 0..4 and n-4..n lie in 0..n.
         unsafe {
             ((rd::<u32>(a, 0) ^ rd::<u32>(b, 0)) | (rd::<u32>(a, n - 4) ^ rd::<u32>(b, n - 4))) == 0
-        }
-    } else {
-        // SAFETY: 2 <= n < 4: 0..2 and n-2..n lie in 0..n.
-        unsafe {
-            ((rd::<u16>(a, 0) ^ rd::<u16>(b, 0)) | (rd::<u16>(a, n - 2) ^ rd::<u16>(b, n - 2))) == 0
         }
     }
 }
@@ -82,7 +90,8 @@ pub(crate) unsafe fn eq_below16(a: *const u8, b: *const u8, n: usize) -> bool {
 /// reached once the bytes before them compared equal). The pair to compare
 /// (the first differing keys, else the lengths) is picked with selects, so
 /// the only branches are on `n`, and one integer compare decides (no
-/// `Ordering::then` branch). `n < 2` is tested first, as in [`eq_below16`]:
+/// `Ordering::then` branch). `n < 2` is tested first (as [`eq_below16`] did
+/// before the twenty-fourth session):
 /// min-of-N on Zen 1 (`memeq_timing`, `Ord`'s time over ours, two runs
 /// each in turns) 1 B 0.69x -> 1.10-1.11x, 2..=3 B 1.07x -> 1.11x, 4 B
 /// 1.26-1.27x -> 1.19x, 8 B 1.47x -> 1.41x, mixed 1..=64 1.71-1.72x ->

@@ -56,18 +56,13 @@ pub(crate) const fn block(k: usize, w: usize, n: usize) -> usize {
 pub(crate) unsafe fn eq_below16(a: *const u8, b: *const u8, n: usize) -> bool {
     debug_assert!(n < 16);
     if n < 4 {
-        // SAFETY: 1 <= n <= 3: bytes 0, n / 2 and n - 1 lie in 0..n (and
-        // together cover it); nothing is read when n == 0.
-        n == 0
-            || unsafe {
-                let x = (u32::from(*a) << 16)
-                    | (u32::from(*a.add(n / 2)) << 8)
-                    | u32::from(*a.add(n - 1));
-                let y = (u32::from(*b) << 16)
-                    | (u32::from(*b.add(n / 2)) << 8)
-                    | u32::from(*b.add(n - 1));
-                x == y
-            }
+        // Bytes 0, n / 2 and n - 1 of one side (together they cover 1..=3).
+        // SAFETY: called only for 1 <= n <= 3, where all three lie in 0..n
+        // of both sides; nothing is read when n == 0.
+        let key = |p: *const u8| unsafe {
+            (u32::from(*p) << 16) | (u32::from(*p.add(n / 2)) << 8) | u32::from(*p.add(n - 1))
+        };
+        n == 0 || key(a) == key(b)
     } else if n >= 8 {
         // SAFETY: 0..8 and n-8..n lie in 0..n.
         unsafe {

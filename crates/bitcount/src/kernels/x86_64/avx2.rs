@@ -240,7 +240,8 @@ unsafe fn harley_seal<const SIDE: usize>(bytes: &[u8]) -> (__m256i, usize) {
         at += block;
     }
     if SIDE > 0 && at + VECTOR_BLOCK <= bytes.len() {
-        // SAFETY: as above.
+        // SAFETY: at + VECTOR_BLOCK <= len (the test above); AVX2 and POPCNT
+        // by contract.
         unsafe { hs_block::<0>(&mut hs, bytes, at) };
         at += VECTOR_BLOCK;
     }

@@ -309,6 +309,9 @@ pub(crate) unsafe fn count(bytes: &[u8]) -> u64 {
     hsum(total)
 }
 
+/// Scans of at least this many bytes align [`find_not`]'s loop to 32 bytes.
+const FIND_ALIGN_MIN: usize = 512;
+
 /// The index of the first byte of `bytes` that is not `skip`, or
 /// `bytes.len()`.
 ///
@@ -326,6 +329,16 @@ pub(crate) unsafe fn find_not(bytes: &[u8], skip: u8) -> usize {
     let same = |at: usize| unsafe { _mm256_cmpeq_epi8(load(bytes, at), pattern) };
     let first_other = |eq: __m256i| (!(_mm256_movemask_epi8(eq) as u32)).trailing_zeros() as usize;
     let mut at = 0;
+    if len >= FIND_ALIGN_MIN {
+        // The first 32 bytes unaligned, then the loop from the first 32-byte
+        // boundary after the start (at most 32 bytes in, so no byte is
+        // skipped): its loads then never cross a cache line.
+        let e = same(0);
+        if _mm256_movemask_epi8(e) != -1 {
+            return first_other(e);
+        }
+        at = 32 - (bytes.as_ptr() as usize & 31);
+    }
     // Four vectors per test: AND the comparisons, one movemask and branch.
     while at + 128 <= len {
         let (e0, e1, e2, e3) = (same(at), same(at + 32), same(at + 64), same(at + 96));

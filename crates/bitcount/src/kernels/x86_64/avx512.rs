@@ -288,6 +288,18 @@ pub(crate) unsafe fn count_upto64_zmm(p: *const u8, n: usize) -> u64 {
     count
 }
 
+/// Scans of at least this many bytes align [`find_not`]'s loop to 64
+/// bytes, as [`ALIGN_MIN`] does for the count.
+const FIND_ALIGN_MIN: usize = 512;
+
+/// The VPTERNLOGD truth table of `(a ^ c) | (b ^ c)` (bit `4a + 2b + c`
+/// of the immediate is the result for those input bits): set where `a` or
+/// `b` differs from `c`, i.e. everywhere but where all three agree.
+const EITHER_DIFFERS: i32 = 0x7E;
+
+// The aligned start needs the first 64 bytes to be in the slice.
+const _: () = assert!(FIND_ALIGN_MIN >= 64);
+
 /// The index of the first byte of `bytes` that is not `skip`, or
 /// `bytes.len()`.
 ///
@@ -298,27 +310,38 @@ pub(crate) unsafe fn find_not(bytes: &[u8], skip: u8) -> usize {
     let len = bytes.len();
     let pattern = _mm512_set1_epi8(skip as i8);
     let mut at = 0;
-    // Four vectors per branch: OR the four 64-bit "differs" masks.
+    if len >= FIND_ALIGN_MIN {
+        // The first 64 bytes unaligned, then the loop from the first 64-byte
+        // boundary after the start (at most 64 bytes in, so no byte is
+        // skipped): its loads then never cross a cache line.
+        // SAFETY: 64 <= FIND_ALIGN_MIN <= len.
+        let m = _mm512_cmpneq_epi8_mask(unsafe { load(bytes, 0) }, pattern);
+        if m != 0 {
+            return m.trailing_zeros() as usize;
+        }
+        at = 64 - (bytes.as_ptr() as usize & 63);
+    }
+    // Four vectors per branch: two VPTERNLOGDs mark the bytes where either
+    // of a pair differs from `skip`, one VPTESTMB of their OR gives the
+    // branch; only a block with a hit compares its vectors one by one.
     while at + 256 <= len {
         // SAFETY: at + 256 <= len.
-        let (v0, v1, v2, v3) = unsafe {
-            (
+        let v = unsafe {
+            [
                 load(bytes, at),
                 load(bytes, at + 64),
                 load(bytes, at + 128),
                 load(bytes, at + 192),
-            )
+            ]
         };
-        let m = [
-            _mm512_cmpneq_epi8_mask(v0, pattern),
-            _mm512_cmpneq_epi8_mask(v1, pattern),
-            _mm512_cmpneq_epi8_mask(v2, pattern),
-            _mm512_cmpneq_epi8_mask(v3, pattern),
-        ];
-        if (m[0] | m[1]) | (m[2] | m[3]) != 0 {
-            for (k, mk) in m.into_iter().enumerate() {
-                if mk != 0 {
-                    return at + 64 * k + mk.trailing_zeros() as usize;
+        let t0 = _mm512_ternarylogic_epi32::<EITHER_DIFFERS>(v[0], v[1], pattern);
+        let t1 = _mm512_ternarylogic_epi32::<EITHER_DIFFERS>(v[2], v[3], pattern);
+        let any = _mm512_or_si512(t0, t1);
+        if _mm512_test_epi8_mask(any, any) != 0 {
+            for (k, vk) in v.into_iter().enumerate() {
+                let m = _mm512_cmpneq_epi8_mask(vk, pattern);
+                if m != 0 {
+                    return at + 64 * k + m.trailing_zeros() as usize;
                 }
             }
         }

@@ -112,6 +112,36 @@ fn every_kernel_scans_every_length_and_offset() {
     }
 }
 
+/// The same odd byte at the same place of several vectors (every 32, 64 or
+/// 128 bytes from its first place on): a scan that folds a block's vectors
+/// into one test before its branch (the `avx512` loop combines pairs with
+/// `vpternlogd`) must still see it. A fold that only XORs the vectors with
+/// each other passes the single planted byte above and fails here.
+#[test]
+fn every_kernel_scans_repeated_odd_bytes() {
+    let len = scaled(1400, 300);
+    for k in bitcount::kernels() {
+        for skip in [0x00u8, 0xff] {
+            for period in [32, 64, 128] {
+                for off in [0, 1, 17, 63] {
+                    for first in (0..len).step_by(scaled(1, 37)) {
+                        let mut buf = vec![skip; off + len];
+                        for at in (first..len).step_by(period) {
+                            buf[off + at] = skip ^ 0x5a;
+                        }
+                        assert_eq!(
+                            k.find_not(&buf[off..], skip),
+                            first,
+                            "{} period {period} offset {off} first {first}",
+                            k.name()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Dispatched and per-kernel BITCOUNT/BITPOS ranges against the scalar
 /// kernel's answers, over random data with long runs of 0x00 / 0xff.
 #[test]

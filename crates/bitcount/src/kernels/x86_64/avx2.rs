@@ -309,7 +309,10 @@ pub(crate) unsafe fn count(bytes: &[u8]) -> u64 {
     hsum(total)
 }
 
-/// Scans of at least this many bytes align [`find_not`]'s loop to 32 bytes.
+/// Scans of at least this many bytes align [`find_not`]'s loop to 32 bytes
+/// (so that no load crosses a cache line), the `avx512` scan's threshold.
+/// On Zen 4 this scan measured the same with and without it (2.26-2.28 us
+/// at 256 KiB, criterion); it was not measured on other cores.
 const FIND_ALIGN_MIN: usize = 512;
 
 /// The index of the first byte of `bytes` that is not `skip`, or

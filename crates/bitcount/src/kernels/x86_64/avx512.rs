@@ -289,7 +289,9 @@ pub(crate) unsafe fn count_upto64_zmm(p: *const u8, n: usize) -> u64 {
 }
 
 /// Scans of at least this many bytes align [`find_not`]'s loop to 64
-/// bytes, as [`ALIGN_MIN`] does for the count.
+/// bytes, as [`ALIGN_MIN`] does for the count. On Zen 4, together with the
+/// loop's `vpternlogd` fold: 256 KiB 2.92-2.98 -> 2.26-2.40 us, 12.5 MB
+/// 158-222 -> 134-147 us (criterion, old and new builds in turns).
 const FIND_ALIGN_MIN: usize = 512;
 
 /// The VPTERNLOGD truth table of `(a ^ c) | (b ^ c)` (bit `4a + 2b + c`

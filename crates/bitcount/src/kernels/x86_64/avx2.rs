@@ -315,6 +315,9 @@ pub(crate) unsafe fn count(bytes: &[u8]) -> u64 {
 /// at 256 KiB, criterion); it was not measured on other cores.
 const FIND_ALIGN_MIN: usize = 512;
 
+// The aligned start needs the first 32 bytes to be in the slice.
+const _: () = assert!(FIND_ALIGN_MIN >= 32);
+
 /// The index of the first byte of `bytes` that is not `skip`, or
 /// `bytes.len()`.
 ///
@@ -335,7 +338,8 @@ pub(crate) unsafe fn find_not(bytes: &[u8], skip: u8) -> usize {
     if len >= FIND_ALIGN_MIN {
         // The first 32 bytes unaligned, then the loop from the first 32-byte
         // boundary after the start (at most 32 bytes in, so no byte is
-        // skipped): its loads then never cross a cache line.
+        // skipped): its loads then never cross a cache line. `same(0)`:
+        // 32 <= FIND_ALIGN_MIN <= len.
         let e = same(0);
         if _mm256_movemask_epi8(e) != -1 {
             return first_other(e);

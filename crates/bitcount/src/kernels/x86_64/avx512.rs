@@ -172,27 +172,12 @@ unsafe fn count_long(bytes: &[u8]) -> u64 {
     let prefetch = body.len() >= PREFETCH_MIN;
     let near = near_prefetch(body.len());
     for (b, block) in blocks.iter().enumerate() {
+        let at = body.as_ptr().wrapping_add(256 * b);
         if near {
-            let ahead = body.as_ptr().wrapping_add(256 * b + NEAR_AHEAD);
-            for line in 0..4 {
-                // SAFETY: a prefetch is a hint that never faults, past the
-                // end included (unsafe to call before Rust 1.90).
-                #[allow(unused_unsafe)]
-                unsafe {
-                    _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(64 * line).cast())
-                };
-            }
+            prefetch_block::<_MM_HINT_T0>(at.wrapping_add(NEAR_AHEAD));
         }
         if prefetch {
-            let ahead = body.as_ptr().wrapping_add(256 * b + PREFETCH_AHEAD);
-            for line in 0..4 {
-                // SAFETY: a prefetch is a hint that never faults, past the
-                // end included (unsafe to call before Rust 1.90).
-                #[allow(unused_unsafe)]
-                unsafe {
-                    _mm_prefetch::<_MM_HINT_T1>(ahead.wrapping_add(64 * line).cast())
-                };
-            }
+            prefetch_block::<_MM_HINT_T1>(at.wrapping_add(PREFETCH_AHEAD));
         }
         let [p0, p1, p2, p3] = pop4(block);
         a0 = _mm512_add_epi64(a0, p0);
@@ -209,6 +194,19 @@ unsafe fn count_long(bytes: &[u8]) -> u64 {
 const PREFETCH_MIN: usize = 32 << 20;
 /// How far ahead of the loads [`count_long`] prefetches.
 const PREFETCH_AHEAD: usize = 4096;
+
+/// Prefetches the four cache lines from `p` with hint `HINT`.
+#[inline(always)]
+fn prefetch_block<const HINT: i32>(p: *const u8) {
+    for line in 0..4 {
+        // SAFETY: a prefetch is a hint that never faults, past the end of an
+        // allocation included (unsafe to call before Rust 1.90).
+        #[allow(unused_unsafe)]
+        unsafe {
+            _mm_prefetch::<HINT>(p.wrapping_add(64 * line).cast())
+        };
+    }
+}
 
 /// Inputs of at least this many bytes get the L1 prefetch [`NEAR_AHEAD`]
 /// bytes ahead where [`near_prefetch`] holds.

@@ -29,12 +29,14 @@
 //!
 //! The first call picks the best kernel the CPU supports (and the
 //! `CPU_DETECT_MAX_LEVEL` ceiling allows) and caches it; later calls cost one
-//! relaxed load and an indirect call. Small inputs never reach the
+//! relaxed load and an indirect call (on x86_64 `count` calls its kernel
+//! directly, with no function pointer). Small inputs never reach the
 //! dispatcher: on x86_64 up to 64 bytes are counted inline with POPCNT
 //! (behind one cached CPU check; SWAR without POPCNT; on CPUs with
 //! AVX-512 VPOPCNTDQ/VL and BMI2, one masked 64-byte load and VPOPCNTQ
-//! instead, with no branch on the length), and where the dispatcher would
-//! pick the AVX-512 kernel, longer inputs call it directly;
+//! instead, with no branch on the length), and longer inputs call the
+//! AVX-512, AVX2 or POPCNT kernel the dispatcher would pick directly (the
+//! POPCNT one in place of AVX2 on cores that split 256-bit operations);
 //! elsewhere up to 32 bytes take an inlined scalar path. [`kernels`] lists
 //! every kernel the running CPU supports, for tests and benchmarks:
 //!

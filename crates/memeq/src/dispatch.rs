@@ -214,9 +214,10 @@ pub(crate) fn eq(a: &[u8], b: &[u8]) -> bool {
 /// assembly (overlapping 32-byte compares, `vzeroupper`), longer inputs its
 /// loop directly. Otherwise up to 64 bytes take the SSE2 (or compile-time
 /// AVX2) inlined path, 65..=128 an inlined SSE2 compare of the first and
-/// last 64 bytes, longer inputs the SSE2 loop (the dispatcher where no
-/// load-time constructor runs). The class byte is stored before `main` on
-/// Linux and Android, else by the first call: see `LOAD_TIME` below.
+/// last 64 bytes, longer inputs the SSE2 loop (where no load-time
+/// constructor runs, the first call detects first). The class byte is
+/// stored before `main` on Linux and Android, else by the first call: see
+/// `LOAD_TIME` below.
 ///
 /// Measured on Zen 5 (min-of-N, ns per compare; see PERFORMANCE.md): 1.25-1.35
 /// at 1..=64 B and 1.75-1.85 at 65..=128 B, vs 1.45-1.8 and 1.95-2.15 for
@@ -445,8 +446,8 @@ mod x86 {
     }
 
     /// Where no load-time constructor runs ([`LOAD_TIME`] false): the first
-    /// call (detection) and inputs over 64 bytes when the best kernel is not
-    /// `avx512`.
+    /// call of more than 32 bytes, while the class is still unknown
+    /// (detection, then the answer).
     #[inline(never)]
     fn slow(a: &[u8], b: &[u8]) -> bool {
         if CLASS.load(Ordering::Relaxed) == UNKNOWN {

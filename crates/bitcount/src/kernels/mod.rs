@@ -14,7 +14,8 @@ pub(crate) mod riscv64;
 
 /// Inputs of at least this many bytes issue software prefetches ahead of the
 /// stream (the `avx2`, `popcnt` and `neon` kernels; the `avx512` kernel
-/// keeps up with memory without them). Below it the data is likely cached.
+/// has its own thresholds and distances, see `x86_64/avx512.rs`). Below it
+/// the data is likely cached.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) const PREFETCH_MIN: usize = 1 << 20;
 

@@ -139,7 +139,7 @@ unsafe fn count_short(bytes: &[u8]) -> u64 {
 ///
 /// Software prefetch only from [`PREFETCH_MIN`] bytes: into L2
 /// (`prefetcht1`) [`PREFETCH_AHEAD`] bytes ahead. Zen 5: with `prefetcht0`
-/// 1 KB ahead (the other kernels' setting) a 125 MB count ran at
+/// 1 KB ahead (the other kernels' setting then; 8 KB now) a 125 MB count ran at
 /// 0.93-0.96x of `simd-popcnt`, without it at 1.00-1.03x (two interleaved
 /// runs each; at 12.5 MB within noise); 8 KB ahead made 40 MB 5-9% slower
 /// (min-of-N 618-639 against 585-588 us) and left 125 MB unchanged. Zen 4

@@ -1,6 +1,8 @@
-//! AVX-512BW kernels: one masked 64-byte compare covers any length up to 64
-//! (`bzhi` builds the byte mask; masked-off bytes are never read, so there is
-//! no out-of-bounds access), and long inputs compare 256 bytes per loop
+//! AVX-512BW kernels: masked compares cover any length up to 64 with no
+//! branch on the length (`bzhi` builds the byte mask; masked-off bytes are
+//! never read, so there is no out-of-bounds access): one 64-byte compare in
+//! the compile-time builds and `mismatch`, two 32-byte halves in the
+//! inlined `eq` path. Long inputs compare 256 bytes per loop
 //! branch with four `vpcmpneqb` into mask registers OR-ed together, the
 //! loads from `a` aligned to 64 bytes after a checked first block.
 //!

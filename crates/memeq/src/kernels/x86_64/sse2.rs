@@ -86,7 +86,9 @@ pub(crate) unsafe fn eq_upto64(a: *const u8, b: *const u8, n: usize) -> bool {
 /// Whether the first `n` bytes at `a` and `b` are equal, `64 < n <= 128`:
 /// the first and last 64 bytes (overlapping), eight 16-byte compares per
 /// side folded into one `pmovmskb`, no loop. The inlined path for
-/// 65..=128 bytes where the `avx512` kernel is not picked: calling the
+/// 65..=128 bytes where neither the `avx512` nor the `avx2` kernel is
+/// picked (and on Zen 1, where `avx2` is picked but runs 256-bit operations
+/// as two halves): calling the
 /// dispatched kernel there took 0.60-0.63x the time of glibc's `bcmp`
 /// (Zen 5 capped at AVX2).
 ///

@@ -18,11 +18,11 @@
 //! ```
 //!
 //! # Features
-//! - `std` (default): run-time detection that needs the standard library
-//!   (aarch64 SVE, riscv64 Zbb/V) and the environment variable. Without it,
-//!   x86 detection still works (CPUID through `cpufeatures`), other targets
-//!   report what the build enables at compile time, and only
-//!   [`set_max_level`] sets a ceiling.
+//! - `std` (default): aarch64 SVE detection (through the standard library)
+//!   and the environment variable. Without it x86 (CPUID through
+//!   `cpufeatures`) and riscv64 Linux (the `riscv_hwprobe` system call)
+//!   still detect at run time, aarch64 NEON is known at compile time either
+//!   way, and only [`set_max_level`] sets a ceiling.
 #![no_std]
 #![deny(missing_docs, unsafe_op_in_unsafe_fn)]
 

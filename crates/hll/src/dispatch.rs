@@ -178,7 +178,8 @@ pub struct Kernel {
 }
 
 impl Kernel {
-    /// The kernel's name: `"scalar"`, `"avx2"`, `"avx512"`, `"neon"`.
+    /// The kernel's name: `"scalar"`, `"avx2"`, `"avx2-pext"`, `"avx512"`,
+    /// `"neon"`.
     pub fn name(&self) -> &'static str {
         self.unpack_max.name()
     }

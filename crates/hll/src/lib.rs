@@ -78,9 +78,10 @@
 //! more maps to this value; nothing panics.
 //!
 //! # Features
-//! - `std` (default): run-time CPU detection on aarch64 and the
-//!   `CPU_DETECT_MAX_LEVEL` ceiling. Without it the crate is `no_std` and
-//!   needs `alloc` (an [`Hll`] owns a `Vec<u8>`).
+//! - `std` (default): the `CPU_DETECT_MAX_LEVEL` ceiling and
+//!   `std::error::Error`. Without it the crate is `no_std` and needs
+//!   `alloc` (an [`Hll`] owns a `Vec<u8>`); kernels are still chosen at run
+//!   time.
 //! - `serde`: `Serialize`/`Deserialize` for [`Hll`] as the Redis bytes
 //!   (deserialization validates with [`Hll::from_bytes`]).
 //!

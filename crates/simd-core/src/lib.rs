@@ -9,7 +9,8 @@
 //! - [`load`]: little-endian unaligned loads from slices, never out of bounds.
 //! - [`prefetch_read`]: a software prefetch hint.
 //! - `testing` (feature `testing`): run a check over every length at every
-//!   start offset inside a padded buffer.
+//!   start offset inside a padded buffer, or flush against `PROT_NONE` guard
+//!   pages (`testing::Guarded`).
 //!
 //! # Putting a small-input path before the dispatcher
 //!

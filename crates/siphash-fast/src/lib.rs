@@ -28,7 +28,7 @@
 //! | x86_64 | scalar: one `mov` per 8-byte block, tail one `mov` + `shr` (inputs >= 8 B) or two overlapping `mov`s | `avx512` (8 lanes, `vprolq`), `avx2` (4 lanes, `vpshufb`/`vpshufd`/shift+or rotates), scalar | one-shot: none (inlined); batch: cached pointer |
 //! | aarch64 | scalar: one `ldr` per block | `neon` (2 lanes, `shl`+`sri` rotates), scalar | as x86_64 |
 //! | riscv64gc | `scalar`: 8 × `lbu` + shifts/ors per block; `rv64-word`: one `ld` per block (inline asm) | the same two, as loops of one-shots | `rv64-word` when `riscv_hwprobe` reports fast misaligned access, else `scalar`; inputs < 8 B inlined |
-//! | riscv64 with `unaligned-scalar-mem` | scalar: one `ld` per block | scalar | none (inlined) |
+//! | riscv64 with `unaligned-scalar-mem` | scalar: one `ld` per block | `rv64-word`, scalar | one-shot: none (inlined); batch: as riscv64gc |
 //!
 //! One SipHash is a serial chain of dependent rounds, so one-shot hashing is
 //! scalar on every target; SIMD helps only across independent inputs, which
@@ -42,8 +42,7 @@
 //! `lbu`.
 //!
 //! # Features
-//! - `std` (default): run-time CPU detection beyond x86 (aarch64, riscv64),
-//!   the `CPU_DETECT_MAX_LEVEL` ceiling, and randomly keyed
+//! - `std` (default): the `CPU_DETECT_MAX_LEVEL` ceiling, and randomly keyed
 //!   [`BuildSipHasher`]s ([`Default`], [`BuildSipHasher::new`]). Without it
 //!   the crate is `no_std` with the same hash functions, batches and fixed-key
 //!   builders.
@@ -217,8 +216,8 @@ pub fn kernels() -> impl Iterator<Item = Kernel> {
     simd_core::supported(&kernels::ALL).map(Kernel)
 }
 
-/// The kernel the dispatcher uses for batches (and, on riscv64, for
-/// one-shots of 8 bytes or more): the best one the CPU supports and the
+/// The kernel the dispatcher uses for batches (and, on riscv64 built
+/// without `unaligned-scalar-mem`, for one-shots of 8 bytes or more): the best one the CPU supports and the
 /// ceiling (`CPU_DETECT_MAX_LEVEL`, `cpu_detect::set_max_level`) allows.
 ///
 /// ```

@@ -435,7 +435,8 @@ static NIBBLE_TABLES: [[u8; 32]; WINDOW as usize / 2] = {
 /// `vpshufb` lookups on `idx` (low nibble `d + 4`) give, per register, 1 in
 /// the low nibble of table `j` if `d == 2j`, 16 if `d == 2j + 1`; added
 /// into six byte accumulators, each byte holds two 4-bit counters, widened
-/// by `vpsadbw` every [`ROUND`] vectors. That is two operations per pair of
+/// every [`ROUND`] vectors by `vpmaddubsw` into 16-bit sums of the whole
+/// bytes and of the low nibbles. That is two operations per pair of
 /// values per vector, where one `cmpeq` + `sub` per value cost four. On
 /// Zen 1, which splits every 256-bit operation in two: see PERFORMANCE.md,
 /// seventeenth session.

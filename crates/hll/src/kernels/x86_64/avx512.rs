@@ -6,7 +6,7 @@
 //! four such steps (192 dense bytes) go out as three full 64-byte stores,
 //! each assembled by one two-source `vpermt2b`. Plain unpack (no max) is the
 //! same loop without the accumulator load. Histogram: the AVX-512 unpack
-//! feeding the AVX2 byte-counter histogram (faster than an AVX-512 one on
+//! feeding the AVX2 windowed nibble-counter histogram (faster than an AVX-512 one on
 //! Zen 5, measured).
 //!
 //! Measured on an Intel Xeon (Sapphire Rapids class, min-of-N, old and new
@@ -174,7 +174,7 @@ pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut Uninit<DENSE_BODY>)
 }
 
 /// Histogram of the dense registers: the AVX-512 unpack into a scratch
-/// array, then the AVX2 windowed byte-counter histogram. Measured on Zen 5:
+/// array, then the AVX2 windowed nibble-counter histogram. Measured on Zen 5:
 /// a 16-value AVX-512 version (compare into masks, masked `vpsubb`) took
 /// 2.0 us per 16384 registers against 1.2 us for the AVX2 one, so the set
 /// reuses AVX2 for counting.

@@ -10,7 +10,9 @@
 //! it times one buffer per size from 256 B to 12.5 MB instead (default
 //! sizes; `--sizes=` works there too): `count`, every kernel the CPU
 //! supports through its handle, `simd-popcnt` and the benchmarks'
-//! `read-bandwidth` baseline (`benches::read`), in the same rounds.
+//! `read-bandwidth` baseline (`benches::read`), in the same rounds;
+//! `--offset=K` starts each buffer K bytes past a 64-byte boundary (the
+//! answer at DRAM sizes depends on it: see bitcount's PERFORMANCE.md).
 
 use std::hint::black_box;
 
@@ -71,9 +73,27 @@ fn row(label: &str, lo: usize, hi: usize, best: &bitcount::Kernel, scalar: &bitc
 fn long(ks: &[bitcount::Kernel]) {
     println!("ns per count of one buffer; (Nx) = that time over `count`'s");
     let read = benches::read::read_bandwidth();
+    let offset = std::env::args().find_map(|a| {
+        a.strip_prefix("--offset=")
+            .map(|k| k.parse::<usize>().expect("--offset= takes 0..=63") % 64)
+    });
+    println!(
+        "buffers {}",
+        match offset {
+            Some(k) => format!("{k} bytes past a 64-byte boundary (--offset)"),
+            None => "where the allocator puts them".to_string(),
+        }
+    );
     for n in benches::sizes_arg(&[256, 1024, 4096, 16384, 262_144, 12_500_000]) {
-        let buf = benches::bytes(n as u64, n);
-        let buf = &buf[..];
+        let owned = benches::bytes(n as u64, n + 64);
+        let buf = match offset {
+            // `offset` bytes past a 64-byte boundary.
+            Some(k) => {
+                let at = (k + 64 - (owned.as_ptr() as usize & 63)) & 63;
+                &owned[at..at + n]
+            }
+            None => &owned[..n],
+        };
         // Enough repetitions per timing that the clock's step (some 20 ns in
         // a KVM guest) stays under 1% of it.
         let reps = ((1 << 18) / n).max(1);

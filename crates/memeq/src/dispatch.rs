@@ -209,7 +209,8 @@ pub(crate) fn eq(a: &[u8], b: &[u8]) -> bool {
 /// inline (inline assembly, so they inline into baseline code): up to 64
 /// bytes one branch-free pair of masked 32-byte compares, 65..=128 four
 /// 32-byte compares; longer inputs call the kernel's loop directly (no
-/// function-pointer load, no length re-checks). Where it picks the `avx2`
+/// function-pointer load, no length re-checks); on AMD Zen 4 the `avx2`
+/// kernel's paths over 64 bytes instead (`LONG_AVX2`). Where it picks the `avx2`
 /// kernel: up to 32 bytes the SSE2 path, 33..=128 the AVX2 kernel's inline
 /// assembly (overlapping 32-byte compares, `vzeroupper`), longer inputs its
 /// loop directly. Otherwise up to 64 bytes take the SSE2 (or compile-time
@@ -269,10 +270,12 @@ mod x86 {
     /// ever stored for a run is the same, so relaxed ordering is enough.
     static CLASS: AtomicU8 = AtomicU8::new(UNKNOWN);
 
-    /// In the [`AVX512`] class, whether inputs over 128 bytes take the
-    /// `avx2` kernel's loop (32-byte compares, aligned loads from the first
-    /// input) instead of the `avx512` one's 64-byte blocks: on CPUs that
-    /// run 512-bit operations as two halves
+    /// In the [`AVX512`] class, whether `eq` takes the `avx2` kernel's
+    /// paths over 64 bytes (65..=128: its inline assembly, overlapping
+    /// 32-byte `vpcmpeqb` and one `vpmovmskb`; longer: its loop, 32-byte
+    /// compares, aligned loads from the first input) instead of the
+    /// `avx512` ones (compares into mask registers; 64-byte blocks): on
+    /// CPUs that run 512-bit operations as two halves
     /// ([`cpu_detect::Features::splits_512bit_ops`], AMD Zen 4). Written by
     /// [`detect`] with [`CLASS`], before it (relaxed: a stale `false` only
     /// picks the other loop, both are exact). Min-of-N on Zen 4, one pair in
@@ -281,7 +284,12 @@ mod x86 {
     /// offsets 16 and 48 14.96 / 10.52 / 11.08, at 5 and 9 15.26 / 12.35 /
     /// 13.12, a difference at 512 (offsets 16 and 48) 11.06 / 5.56 / 7.13;
     /// 4 KiB at 16 and 48 58.2 / 37.2 / 38.1 (PERFORMANCE.md,
-    /// twenty-first session).
+    /// twenty-first session). At 65..=128 bytes (twenty-seventh session,
+    /// `memeq_timing`, builds in turns, `==`'s time over ours): 65 B
+    /// 1.08-1.18x -> 1.38-1.41x, 96 B 1.00-1.11x -> 1.32-1.34x, 127 B
+    /// 0.94-0.99x -> 1.14-1.20x, 128 B 0.96-1.01x -> 1.05-1.25x. `cmp`
+    /// keeps the `avx512` 65..=128 path: the `avx2` one measured 0.90-0.97x
+    /// `Ord`'s speed at 127-128 B against 1.00-1.08x.
     static LONG_AVX2: AtomicBool = AtomicBool::new(false);
 
     #[inline(always)]
@@ -293,17 +301,22 @@ mod x86 {
         let (pa, pb) = (a.as_ptr(), b.as_ptr());
         let class = CLASS.load(Ordering::Relaxed);
         if class == AVX512 {
-            // SAFETY (all four): the class is AVX512 only if
+            // SAFETY (all five): the class is AVX512 only if
             // `simd_core::select` picked the `avx512` candidate, whose test
-            // checked the features these need; both slices hold n bytes.
+            // checked the features these need, at cpu-detect's `avx512`
+            // level, which includes AVX2 (for the two `avx2` calls); both
+            // slices hold n bytes (n > 32 for `eq_33_128_asm`).
             if n <= 64 {
                 return unsafe { avx512::eq_upto64_asm(pa, pb, n) };
             }
+            let long_avx2 = LONG_AVX2.load(Ordering::Relaxed);
             if n <= 128 {
+                if long_avx2 {
+                    return unsafe { avx2::eq_33_128_asm(pa, pb, n) };
+                }
                 return unsafe { avx512::eq_65_128_asm(pa, pb, n) };
             }
-            if LONG_AVX2.load(Ordering::Relaxed) {
-                // (AVX-512F implies AVX2.)
+            if long_avx2 {
                 return unsafe { avx2::eq_above64(pa, pb, n) };
             }
             return unsafe { avx512::eq_above128(pa, pb, n) };

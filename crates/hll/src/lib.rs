@@ -78,10 +78,10 @@
 //! more maps to this value; nothing panics.
 //!
 //! # Features
-//! - `std` (default): the `CPU_DETECT_MAX_LEVEL` ceiling and
-//!   `std::error::Error`. Without it the crate is `no_std` and needs
-//!   `alloc` (an [`Hll`] owns a `Vec<u8>`); kernels are still chosen at run
-//!   time.
+//! - `std` (default): the `CPU_DETECT_MAX_LEVEL` ceiling (an environment
+//!   variable). Without it the crate is `no_std` and needs `alloc` (an
+//!   [`Hll`] owns a `Vec<u8>`); kernels are still chosen at run time, and
+//!   [`Error`] implements `core::error::Error` either way.
 //! - `serde`: `Serialize`/`Deserialize` for [`Hll`] as the Redis bytes
 //!   (deserialization validates with [`Hll::from_bytes`]).
 //!

@@ -108,12 +108,17 @@ fn lookups(case: &memeq_lookup::Case) {
 
 /// Flags: `--no-lookup` skips the table, `--lookup-only` runs only it,
 /// `--sizes=16,128` picks the fixed sizes, `--kernels` adds each kernel
-/// through its handle.
+/// through its handle, `--mixed-long` adds two sets of random lengths
+/// (129..=512 and 257..=512 bytes, where the long loops' remainders vary).
 fn main() {
     let flag = |f: &str| std::env::args().any(|a| a == f);
     if !flag("--lookup-only") {
         compares("mixed 1..=64 equal", 1, 64, false);
         compares("mixed 1..=64 unequal", 1, 64, true);
+        if flag("--mixed-long") {
+            compares("mixed 129..=512 equal", 129, 512, false);
+            compares("mixed 257..=512 equal", 257, 512, false);
+        }
         let all = [
             1, 2, 3, 4, 7, 8, 15, 16, 24, 31, 32, 48, 63, 64, 128, 1024, 65536,
         ];

@@ -60,11 +60,17 @@ fn compares(label: &str, lo: usize, hi: usize, unequal: bool) {
         passes.push(Box::new(move || {
             black_box(&pairs).iter().filter(|(a, b)| k.eq(a, b)).count()
         }));
+        passes.push(Box::new(move || {
+            black_box(&pairs)
+                .iter()
+                .map(|(a, b)| k.mismatch(a, b))
+                .sum()
+        }));
     }
     let t = benches::min_ns(runs, 1.0, &passes.iter().map(|f| &**f).collect::<Vec<_>>());
     let (ours, std, ocmp, scmp) = (per(t[0]), per(t[1]), per(t[2]), per(t[3]));
-    for (k, t) in kernels.iter().zip(&t[4..]) {
-        print!("{}: {:.2}  ", k.name(), per(*t));
+    for (k, t) in kernels.iter().zip(t[4..].chunks(2)) {
+        print!("{}: {:.2} / {:.2}  ", k.name(), per(t[0]), per(t[1]));
     }
     if !kernels.is_empty() {
         println!();
@@ -108,8 +114,9 @@ fn lookups(case: &memeq_lookup::Case) {
 
 /// Flags: `--no-lookup` skips the table, `--lookup-only` runs only it,
 /// `--sizes=16,128` picks the fixed sizes, `--kernels` adds each kernel
-/// through its handle, `--mixed-long` adds two sets of random lengths
-/// (129..=512 and 257..=512 bytes, where the long loops' remainders vary).
+/// through its handle (ns per `eq` / per `mismatch`), `--mixed-long` adds three sets of random lengths
+/// (129..=512, 257..=512 and 513..=1024 bytes, where the long loops'
+/// remainders vary).
 fn main() {
     let flag = |f: &str| std::env::args().any(|a| a == f);
     if !flag("--lookup-only") {
@@ -118,6 +125,7 @@ fn main() {
         if flag("--mixed-long") {
             compares("mixed 129..=512 equal", 129, 512, false);
             compares("mixed 257..=512 equal", 257, 512, false);
+            compares("mixed 513..=1024 equal", 513, 1024, false);
         }
         let all = [
             1, 2, 3, 4, 7, 8, 15, 16, 24, 31, 32, 48, 63, 64, 128, 1024, 65536,

@@ -114,9 +114,9 @@ fn lookups(case: &memeq_lookup::Case) {
 
 /// Flags: `--no-lookup` skips the table, `--lookup-only` runs only it,
 /// `--sizes=16,128` picks the fixed sizes, `--kernels` adds each kernel
-/// through its handle (ns per `eq` / per `mismatch`), `--mixed-long` adds three sets of random lengths
-/// (129..=512, 257..=512 and 513..=1024 bytes, where the long loops'
-/// remainders vary).
+/// through its handle (ns per `eq` / per `mismatch`), `--mixed-long` adds
+/// three sets of random lengths (129..=512, 257..=512 and 513..=1024
+/// bytes, where the long loops' remainders vary).
 fn main() {
     let flag = |f: &str| std::env::args().any(|a| a == f);
     if !flag("--lookup-only") {

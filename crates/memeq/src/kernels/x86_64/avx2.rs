@@ -297,8 +297,8 @@ pub(crate) unsafe fn eq_above64(a: *const u8, b: *const u8, n: usize) -> bool {
     // The last 1..=128 bytes as the 32-byte blocks they need, the last one
     // ending at n: one more branch (predicted at a fixed length) instead
     // of four clamped blocks that load up to three of them twice. Min-of-N
-    // on Zen 4, `==`'s time over ours: 300 B 0.85-0.87x -> 1.00-1.02x,
-    // random lengths 257..=512 0.94x -> 1.00x (PERFORMANCE.md,
+    // on Zen 4, `==`'s time over ours: 300 B 0.83-0.93x -> 0.94-1.02x,
+    // random lengths 257..=512 0.92-0.94x -> 0.98-1.00x (PERFORMANCE.md,
     // twenty-eighth session).
     let rest = n - i;
     // SAFETY (all four): n = i + rest, rest > 0, n >= 32: every block below

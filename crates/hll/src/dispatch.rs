@@ -17,11 +17,14 @@ type HistRawFn = unsafe fn(&[u8; REGISTERS]) -> [u32; 64];
 type UnionFn = unsafe fn(&[&[u8; DENSE_BODY]], &mut Uninit<REGISTERS>);
 
 /// One instruction set's six kernels and its CPU check. The functions'
-/// only safety condition is that `supported` holds for the running CPU.
+/// only safety condition is that `supported` holds for the running CPU;
+/// `preferred` narrows where the dispatchers pick the set (tests and
+/// benchmarks reach it wherever it is supported).
 struct Set {
     name: &'static str,
     level: Level,
     supported: fn(&Features) -> bool,
+    preferred: fn(&Features) -> bool,
     unpack_max: UnpackMaxFn,
     unpack: UnpackFn,
     pack: PackFn,
@@ -34,6 +37,7 @@ const SCALAR: Set = Set {
     name: "scalar",
     level: Level::Scalar,
     supported: |_| true,
+    preferred: |_| true,
     unpack_max: scalar::unpack_max,
     unpack: scalar::unpack,
     pack: scalar::pack,
@@ -48,22 +52,22 @@ macro_rules! lists {
         // features its `supported` checks, and accept every input of their
         // types (see each kernel file).
         static UNPACK_MAX: &[Candidate<UnpackMaxFn>] = &[$(unsafe {
-            Candidate::new($set.name, $set.level, $set.supported, $set.unpack_max)
+            Candidate::new($set.name, $set.level, $set.supported, $set.unpack_max).preferred_where($set.preferred)
         }),+];
         static UNPACK: &[Candidate<UnpackFn>] = &[$(unsafe {
-            Candidate::new($set.name, $set.level, $set.supported, $set.unpack)
+            Candidate::new($set.name, $set.level, $set.supported, $set.unpack).preferred_where($set.preferred)
         }),+];
         static PACK: &[Candidate<PackFn>] = &[$(unsafe {
-            Candidate::new($set.name, $set.level, $set.supported, $set.pack)
+            Candidate::new($set.name, $set.level, $set.supported, $set.pack).preferred_where($set.preferred)
         }),+];
         static HIST_DENSE: &[Candidate<HistDenseFn>] = &[$(unsafe {
-            Candidate::new($set.name, $set.level, $set.supported, $set.histogram_dense)
+            Candidate::new($set.name, $set.level, $set.supported, $set.histogram_dense).preferred_where($set.preferred)
         }),+];
         static HIST_RAW: &[Candidate<HistRawFn>] = &[$(unsafe {
-            Candidate::new($set.name, $set.level, $set.supported, $set.histogram_raw)
+            Candidate::new($set.name, $set.level, $set.supported, $set.histogram_raw).preferred_where($set.preferred)
         }),+];
         static UNION: &[Candidate<UnionFn>] = &[$(unsafe {
-            Candidate::new($set.name, $set.level, $set.supported, $set.union)
+            Candidate::new($set.name, $set.level, $set.supported, $set.union).preferred_where($set.preferred)
         }),+];
     };
 }
@@ -78,6 +82,7 @@ mod x86 {
         name: "avx512",
         level: Level::Avx512,
         supported: |f| f.avx2 && f.avx512f && f.avx512bw && f.avx512vbmi,
+        preferred: |_| true,
         unpack_max: avx512::unpack_max,
         unpack: avx512::unpack,
         pack: avx512::pack,
@@ -87,16 +92,19 @@ mod x86 {
         union: avx512::union,
     };
 
-    /// The AVX2 set with the `pext`-assisted pack, on AMD from Zen 5
-    /// (family 0x1A) on, where it measured faster than the `avx2` pack
-    /// (see avx2_pext.rs); the other four kernels are AVX2's. Zen 3 (family
-    /// 0x19, as Zen 4) has the same fast `pext` but measured the `avx2`
-    /// pack faster (PERFORMANCE.md, twenty-fourth session), so it keeps the
-    /// `avx2` set.
+    /// The AVX2 set with the `pext`-assisted pack; the other four kernels
+    /// are AVX2's. It runs on any CPU with AVX2 and BMI2 (and is listed,
+    /// hence tested, on all of them), but the dispatchers pick it only on
+    /// AMD from Zen 5 (family 0x1A) on, where it measured faster than the
+    /// `avx2` pack (see avx2_pext.rs). Zen 3 (family 0x19, as Zen 4) has
+    /// the same fast `pext` but measured the `avx2` pack faster
+    /// (PERFORMANCE.md, twenty-fourth session), Zen 1/2 and Hygon run
+    /// `pext` in microcode, so they and Intel keep the `avx2` set.
     pub(super) const AVX2_PEXT: Set = Set {
         name: "avx2-pext",
         level: Level::Avx2,
-        supported: |f| f.avx2 && f.bmi2 && f.vendor == Vendor::Amd && f.family >= 0x1A,
+        supported: |f| f.avx2 && f.bmi2,
+        preferred: |f| f.vendor == Vendor::Amd && f.family >= 0x1A,
         unpack_max: avx2::unpack_max,
         unpack: avx2::unpack,
         pack: avx2_pext::pack,
@@ -109,6 +117,7 @@ mod x86 {
         name: "avx2",
         level: Level::Avx2,
         supported: |f| f.avx2,
+        preferred: |_| true,
         unpack_max: avx2::unpack_max,
         unpack: avx2::unpack,
         pack: avx2::pack,
@@ -123,6 +132,7 @@ const NEON: Set = Set {
     name: "neon",
     level: Level::Neon,
     supported: |f| f.neon,
+    preferred: |_| true,
     unpack_max: crate::kernels::aarch64::neon::unpack_max,
     unpack: crate::kernels::aarch64::neon::unpack,
     pack: crate::kernels::aarch64::neon::pack,
@@ -254,8 +264,10 @@ impl Kernel {
     }
 }
 
-/// Every kernel set the running CPU supports (ignoring the
-/// `CPU_DETECT_MAX_LEVEL` ceiling), best first, scalar last.
+/// Every kernel set the running CPU can run (ignoring the
+/// `CPU_DETECT_MAX_LEVEL` ceiling, and including sets the dispatchers pick
+/// only on other CPUs, such as `"avx2-pext"` outside AMD Zen 5 and later),
+/// best first, scalar last.
 ///
 /// ```
 /// let dense = [0u8; hll::DENSE_BODY];
@@ -287,7 +299,8 @@ pub fn kernels() -> impl Iterator<Item = Kernel> {
 }
 
 /// The name of the kernel set the dispatchers use on this machine (after
-/// the ceiling).
+/// the ceiling): the first of [`kernels`] that the ceiling allows and that
+/// is meant for this CPU.
 pub fn selected_kernel() -> &'static str {
     simd_core::select(UNPACK_MAX).name()
 }
@@ -297,11 +310,12 @@ mod tests {
     use super::x86::{AVX2, AVX2_PEXT};
     use simd_core::{Features, Vendor};
 
-    /// The `pext` pack is offered only to AMD from Zen 5 on: Zen 1/2 and
+    /// The `pext` pack is picked only on AMD from Zen 5 on: Zen 1/2 and
     /// Hygon microcode `pext`, Zen 3 measured the plain AVX2 pack faster
     /// (Zen 4 shares its family, 0x19), and Intel keeps the plain AVX2 set.
+    /// It is listed (so tested) on every CPU with AVX2 and BMI2.
     #[test]
-    fn pext_pack_only_on_amd_zen5_and_later() {
+    fn pext_pack_picked_only_on_amd_zen5_and_later() {
         let cpu = |vendor, family| {
             let mut f = Features::default();
             f.avx2 = true;
@@ -310,20 +324,30 @@ mod tests {
             f.family = family;
             f
         };
-        let offered = |f: &Features| (AVX2_PEXT.supported)(f);
-        assert!(offered(&cpu(Vendor::Amd, 0x1A)));
-        assert!(offered(&cpu(Vendor::Amd, 0x1B)));
-        assert!(!offered(&cpu(Vendor::Amd, 0x19)));
-        assert!(!offered(&cpu(Vendor::Amd, 0x17)));
-        assert!(!offered(&cpu(Vendor::Hygon, 0x18)));
-        assert!(!offered(&cpu(Vendor::Intel, 6)));
-        assert!(!offered(&cpu(Vendor::Other, 0)));
+        let picked = |f: &Features| (AVX2_PEXT.supported)(f) && (AVX2_PEXT.preferred)(f);
+        assert!(picked(&cpu(Vendor::Amd, 0x1A)));
+        assert!(picked(&cpu(Vendor::Amd, 0x1B)));
+        for (vendor, family) in [
+            (Vendor::Amd, 0x19),
+            (Vendor::Amd, 0x17),
+            (Vendor::Hygon, 0x18),
+            (Vendor::Intel, 6),
+            (Vendor::Other, 0),
+        ] {
+            let f = cpu(vendor, family);
+            assert!(!picked(&f), "{vendor:?} {family:#x}");
+            assert!((AVX2_PEXT.supported)(&f), "{vendor:?} {family:#x}");
+        }
         let mut no_bmi2 = cpu(Vendor::Amd, 0x1A);
         no_bmi2.bmi2 = false;
-        assert!(!offered(&no_bmi2));
+        assert!(!(AVX2_PEXT.supported)(&no_bmi2));
         // The plain AVX2 set stays for everyone with AVX2.
-        assert!((AVX2.supported)(&cpu(Vendor::Intel, 6)));
-        assert!((AVX2.supported)(&cpu(Vendor::Amd, 0x17)));
-        assert!((AVX2.supported)(&cpu(Vendor::Amd, 0x19)));
+        for f in [
+            cpu(Vendor::Intel, 6),
+            cpu(Vendor::Amd, 0x17),
+            cpu(Vendor::Amd, 0x19),
+        ] {
+            assert!((AVX2.supported)(&f) && (AVX2.preferred)(&f));
+        }
     }
 }

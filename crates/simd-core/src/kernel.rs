@@ -3,7 +3,8 @@
 use cpu_detect::{Features, Level};
 
 /// A kernel as a crate lists it: a name, the tier it was written for, a test
-/// of the CPU features it needs, and the function.
+/// of the CPU features it needs, the function, and optionally a test of the
+/// CPUs where [`select`] may pick it ([`Candidate::preferred_where`]).
 ///
 /// `F` is normally an `unsafe fn(..)` pointer whose safety condition is "the
 /// CPU has the features `supported` checks".
@@ -12,7 +13,13 @@ pub struct Candidate<F> {
     name: &'static str,
     level: Level,
     supported: fn(&Features) -> bool,
+    preferred: fn(&Features) -> bool,
     func: F,
+}
+
+/// The default preference: everywhere the kernel is supported.
+fn anywhere(_: &Features) -> bool {
+    true
 }
 
 impl<F: Copy> Candidate<F> {
@@ -32,8 +39,35 @@ impl<F: Copy> Candidate<F> {
             name,
             level,
             supported,
+            preferred: anywhere,
             func,
         }
+    }
+
+    /// Lets [`select`] pick this kernel only on CPUs where `preferred` also
+    /// holds, while [`supported`] (and [`Candidate::check`]) still list it
+    /// wherever it can run: for a kernel that is correct on more CPUs than
+    /// it is the fastest on, so that tests reach it on every CPU that can
+    /// run it, not only on those the dispatcher gives it to. Safe: the
+    /// preference only narrows the dispatcher's choice.
+    ///
+    /// ```
+    /// use simd_core::{Candidate, Level};
+    /// fn fast() -> u32 { 2 }
+    /// fn plain() -> u32 { 1 }
+    /// // SAFETY: both functions are safe to call on every CPU.
+    /// let list = unsafe {
+    ///     [
+    ///         Candidate::new("tuned", Level::Scalar, |_| true, fast as fn() -> u32)
+    ///             .preferred_where(|_| false),
+    ///         Candidate::new("scalar", Level::Scalar, |_| true, plain as fn() -> u32),
+    ///     ]
+    /// };
+    /// assert_eq!(simd_core::select(&list).name(), "scalar");
+    /// assert_eq!(simd_core::supported(&list).count(), 2);
+    /// ```
+    pub const fn preferred_where(self, preferred: fn(&Features) -> bool) -> Self {
+        Candidate { preferred, ..self }
     }
 
     /// The kernel's name (`"scalar"`, `"avx2"`, ...).
@@ -104,8 +138,9 @@ pub fn supported<F: Copy>(candidates: &[Candidate<F>]) -> impl Iterator<Item = K
     candidates.iter().filter_map(Candidate::check)
 }
 
-/// The first candidate (list them best first) that the CPU supports and the
-/// ceiling ([`cpu_detect::max_level`]) allows.
+/// The first candidate (list them best first) that the CPU supports, the
+/// ceiling ([`cpu_detect::max_level`]) allows and, where the candidate sets
+/// one, its [preference](Candidate::preferred_where) accepts.
 ///
 /// # Panics
 /// If none qualifies: end every list with a scalar kernel whose check is
@@ -114,7 +149,7 @@ pub fn select<F: Copy>(candidates: &[Candidate<F>]) -> Kernel<F> {
     let max = cpu_detect::max_level();
     candidates
         .iter()
-        .filter(|c| max.includes(c.level))
+        .filter(|c| max.includes(c.level) && (c.preferred)(cpu_detect::features()))
         .find_map(Candidate::check)
         .expect("kernel list must end with an always-supported scalar kernel")
 }
@@ -142,6 +177,24 @@ mod tests {
         assert_eq!(select(&list).name(), "scalar");
         assert_eq!((select(&list).func())(), 1);
         assert_eq!(supported(&list).count(), 1);
+    }
+
+    #[test]
+    fn select_skips_unpreferred_but_lists_it() {
+        // SAFETY: the functions are safe to call everywhere.
+        let list = unsafe {
+            [
+                Candidate::new("elsewhere", Level::Scalar, |_| true, two as fn() -> u32)
+                    .preferred_where(|_| false),
+                Candidate::new("here", Level::Scalar, |_| true, two as fn() -> u32)
+                    .preferred_where(|_| true),
+                Candidate::new("scalar", Level::Scalar, |_| true, one as fn() -> u32),
+            ]
+        };
+        assert_eq!(select(&list).name(), "here");
+        let names = supported(&list).map(|k| k.name());
+        assert!(names.eq(["elsewhere", "here", "scalar"]));
+        assert!(list[0].check().is_some());
     }
 
     #[test]

@@ -285,6 +285,29 @@ fn truncated_xzero_completed() {
     assert_eq!(h.count(), 0);
 }
 
+/// A raise inside an XZERO of one register, which no server writes but
+/// every server accepts: the two-byte opcode becomes one VAL byte and the
+/// string shrinks, then equal neighbours merge, as `hllSparseSet` does
+/// (the live test checks such strings against Redis and Valkey).
+#[test]
+fn xzero_of_one_register_shrinks() {
+    let hdr = b"HYLL\x01\0\0\0\0\0\0\0\0\0\0\x80";
+    let sparse = |ops: &[u8]| [&hdr[..], ops].concat();
+    // Register 0 in XZERO(1), register 1 VAL(2,1), the rest XZERO(16382).
+    let mut h = Hll::from_bytes(&sparse(&[0x40, 0x00, 0x84, 0x7f, 0xfd])).unwrap();
+    assert_eq!(h.to_string(), "Z:1 v:2,1 Z:16382");
+    // Index 0, count 2 (bit 15 of the hash is the first set bit past 14).
+    assert!(h.add_hash(1 << 15));
+    assert_eq!(h.as_bytes(), &sparse(&[0x85, 0x7f, 0xfd])[..]);
+    assert_eq!(h.to_string(), "v:2,2 Z:16382");
+    // VAL(1,1) then XZERO(1): raised to 3, no neighbour to merge with.
+    let mut h = Hll::from_bytes(&sparse(&[0x80, 0x40, 0x00, 0x7f, 0xfd])).unwrap();
+    assert!(h.add_hash(1 | 1 << 16));
+    assert_eq!(h.as_bytes(), &sparse(&[0x80, 0x88, 0x7f, 0xfd])[..]);
+    assert!(!h.add_hash(1 | 1 << 16));
+    assert_eq!(h.count(), 2);
+}
+
 #[test]
 fn sparse_limit_is_configurable() {
     let elems: Vec<String> = (0..300).map(|i| format!("elem:{i}")).collect();

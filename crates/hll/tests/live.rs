@@ -1,7 +1,10 @@
 //! Live differential test against real servers: random PFADD (random
 //! chunking), PFCOUNT (one and several keys), PFMERGE (sparse, dense, mixed,
-//! into existing keys), DEL, SET and GET, with the bytes of every touched
-//! key compared after every step, under several `hll-sparse-max-bytes`.
+//! into existing keys), DEL, SET (of strings we built, and of valid sparse
+//! strings no server writes: XZERO of any length down to one register,
+//! runs split over several opcodes, equal VALs side by side) and GET, with
+//! the bytes of every touched key compared after every step, under several
+//! `hll-sparse-max-bytes`.
 //!
 //! Reads `REDIS_URL` and `VALKEY_URL` (`redis://127.0.0.1:PORT/`); prints
 //! `skipped: REDIS_URL not set` (or VALKEY_URL) and passes when unset.
@@ -42,6 +45,50 @@ impl World {
                 format!("e:{}", self.counter).into_bytes()
             }
         }
+    }
+
+    /// A valid sparse string that neither a server nor `Hll` writes
+    /// (PFADD must still edit it exactly as the server does): zero runs as
+    /// ZERO or as XZERO of any length, the short ones often XZERO of one
+    /// to three registers (each raise inside one changes the string's
+    /// length by -1, 0 or +1), and VAL runs of random length with equal
+    /// values side by side. Registers below a random bound take short runs,
+    /// the rest long ones, so that the string is sometimes under the
+    /// sparse limit and sometimes over it. The cached count is marked
+    /// invalid.
+    fn crafted(&mut self) -> Vec<u8> {
+        let mut b = b"HYLL\x01\0\0\0\0\0\0\0\0\0\0\x80".to_vec();
+        let short_below = self.rng.below(16385) as usize;
+        let mut reg = 0;
+        while reg < 16384 {
+            let left = 16384 - reg;
+            let short = reg < short_below;
+            let len;
+            if self.rng.below(if short { 3 } else { 8 }) == 0 {
+                // VAL(v, len): mostly small values, as PFADD makes them.
+                let v = if self.rng.below(4) == 0 {
+                    1 + self.rng.below(32) as usize
+                } else {
+                    1 + self.rng.below(3) as usize
+                };
+                len = (1 + self.rng.below(4) as usize).min(left);
+                b.push(0x80 | ((v - 1) << 2) as u8 | (len - 1) as u8);
+            } else {
+                len = if short {
+                    1 + self.rng.below(3) as usize
+                } else {
+                    1 + self.rng.below(2000) as usize
+                }
+                .min(left);
+                if len <= 64 && self.rng.below(3) == 0 {
+                    b.push((len - 1) as u8);
+                } else {
+                    b.extend_from_slice(&(0x4000 | (len - 1) as u16).to_be_bytes());
+                }
+            }
+            reg += len;
+        }
+        b
     }
 
     fn pick_keys(&mut self, n: usize) -> Vec<usize> {
@@ -153,6 +200,29 @@ impl World {
                 let _: i64 = self.con.del(self.key(k)).unwrap();
                 self.local.remove(&k);
                 self.check(k, step, "DEL");
+            }
+            96..=97 => {
+                // SET a crafted sparse string on both sides, then PFADD to
+                // it at once (the later steps edit it further).
+                let k = self.pick_keys(1)[0];
+                let b = self.crafted();
+                let _: () = self.con.set(self.key(k), &b).unwrap();
+                let mut h = Hll::from_bytes(&b).unwrap();
+                h.set_sparse_max_bytes(self.limit);
+                assert_eq!(h.as_bytes(), &b[..]);
+                self.local.insert(k, h);
+                self.check(k, step, "SET crafted");
+                let n = 1 + self.rng.below(200) as usize;
+                let elems: Vec<Vec<u8>> = (0..n).map(|_| self.element()).collect();
+                let mut cmd = redis::cmd("PFADD");
+                cmd.arg(self.key(k));
+                for e in &elems {
+                    cmd.arg(&e[..]);
+                }
+                let got: i64 = cmd.query(&mut self.con).unwrap();
+                let changed = self.local.get_mut(&k).unwrap().add_all(&elems);
+                assert_eq!(got, i64::from(changed), "step {step} PFADD {n} crafted");
+                self.check(k, step, "PFADD crafted");
             }
             _ => {
                 // SET a locally built HLL: the server must accept our bytes.

@@ -1,8 +1,9 @@
 //! Live differential test against real servers: random PFADD (random
 //! chunking), PFCOUNT (one and several keys), PFMERGE (sparse, dense, mixed,
-//! into existing keys), DEL, SET (of strings we built, and of valid sparse
+//! into existing keys), DEL, SET (of strings we built, of valid sparse
 //! strings no server writes: XZERO of any length down to one register,
-//! runs split over several opcodes, equal VALs side by side) and GET, with
+//! runs split over several opcodes, equal VALs side by side, and of dense
+//! strings with registers up to 63 and long equal runs) and GET, with
 //! the bytes of every touched key compared after every step, under several
 //! `hll-sparse-max-bytes`.
 //!
@@ -89,6 +90,36 @@ impl World {
             reg += len;
         }
         b
+    }
+
+    /// A dense string with registers no run of PFADD makes: mostly small
+    /// geometric values as PFADD leaves them, some anywhere in 0..=63 (52
+    /// to 63 need a hash with 51 zero bits or more), long runs of one value
+    /// now and then, so that PFCOUNT's estimate meets histograms no added
+    /// elements give. The cached count is marked invalid.
+    fn crafted_dense(&mut self) -> Vec<u8> {
+        let mut regs = [0u8; hll::REGISTERS];
+        let wild = self.rng.below(4) == 0;
+        let mut i = 0;
+        while i < hll::REGISTERS {
+            let v = match self.rng.below(if wild { 3 } else { 20 }) {
+                0 => self.rng.below(64) as u8,
+                _ => (self.rng.next_u64() | 1 << 20).trailing_zeros() as u8 / 2,
+            };
+            let run = if self.rng.below(50) == 0 {
+                1 + self.rng.below(3000) as usize
+            } else {
+                1
+            };
+            for r in regs.iter_mut().skip(i).take(run) {
+                *r = v;
+            }
+            i += run;
+        }
+        let mut body = [0u8; hll::DENSE_BODY];
+        let scalar = hll::kernels().last().unwrap();
+        scalar.pack(&regs, &mut body);
+        [&b"HYLL\0\0\0\0\0\0\0\0\0\0\0\x80"[..], &body[..]].concat()
     }
 
     fn pick_keys(&mut self, n: usize) -> Vec<usize> {
@@ -202,16 +233,31 @@ impl World {
                 self.check(k, step, "DEL");
             }
             96..=97 => {
-                // SET a crafted sparse string on both sides, then PFADD to
-                // it at once (the later steps edit it further).
+                // SET a crafted string (sparse or dense) on both sides,
+                // then PFADD to it at once (the later steps count, merge
+                // and edit it further).
                 let k = self.pick_keys(1)[0];
-                let b = self.crafted();
+                let b = if self.rng.below(3) == 0 {
+                    self.crafted_dense()
+                } else {
+                    self.crafted()
+                };
                 let _: () = self.con.set(self.key(k), &b).unwrap();
                 let mut h = Hll::from_bytes(&b).unwrap();
                 h.set_sparse_max_bytes(self.limit);
                 assert_eq!(h.as_bytes(), &b[..]);
                 self.local.insert(k, h);
                 self.check(k, step, "SET crafted");
+                if self.rng.below(2) == 0 {
+                    // PFCOUNT writes the count into the string's cache.
+                    let got: i64 = redis::cmd("PFCOUNT")
+                        .arg(self.key(k))
+                        .query(&mut self.con)
+                        .unwrap();
+                    let want = self.local.get_mut(&k).unwrap().count();
+                    assert_eq!(got as u64, want, "step {step} PFCOUNT crafted");
+                    self.check(k, step, "PFCOUNT crafted");
+                }
                 let n = 1 + self.rng.below(200) as usize;
                 let elems: Vec<Vec<u8>> = (0..n).map(|_| self.element()).collect();
                 let mut cmd = redis::cmd("PFADD");

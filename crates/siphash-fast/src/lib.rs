@@ -224,7 +224,7 @@ pub fn kernels() -> impl Iterator<Item = Kernel> {
 /// println!("batches run on {}", siphash_fast::selected_kernel().name());
 /// ```
 pub fn selected_kernel() -> Kernel {
-    Kernel(simd_core::select(&kernels::PREFERRED))
+    Kernel(simd_core::select(&kernels::ALL))
 }
 
 impl Kernel {

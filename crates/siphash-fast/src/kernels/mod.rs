@@ -2,12 +2,14 @@
 //!
 //! A kernel is a table of functions ([`Fns`]): the one-shot hashes with the
 //! kernel's way of loading words, and the batch hashes with its SIMD width.
-//! Two kinds of lists are built from the same [`Def`]s:
-//! - [`ALL`] for [`crate::kernels`]: every kernel the CPU *can* run, so tests
-//!   and benchmarks reach each one (on riscv64 the word-load kernel is listed
-//!   wherever misaligned loads are correct, even when they are slow);
-//! - one list per dispatched function, with the stricter test the dispatcher
-//!   uses to *prefer* a kernel (riscv64: misaligned loads reported fast).
+//! Every list is built from the same [`Def`]s: [`ALL`] (the tables, for
+//! [`crate::kernels`] and [`crate::selected_kernel`]) and one list per
+//! dispatched function. Each candidate lists a kernel wherever the CPU *can*
+//! run it, so tests and benchmarks reach each one (on riscv64 the word-load
+//! kernel wherever misaligned loads are correct, even when they are slow),
+//! and carries the stricter test the dispatcher uses to *prefer* it
+//! ([`Candidate::preferred_where`]; riscv64: misaligned loads reported
+//! fast).
 
 use simd_core::{Candidate, Features, Level};
 
@@ -174,48 +176,34 @@ const fn pick_batch(fns: Fns, w: WhichBatch) -> Batch {
     }
 }
 
-/// Every kernel, with the "can run" test (for `kernels()`).
+/// The candidate for kernel `d` with function `f`: listed where `d.runs`
+/// holds, dispatched where `d.preferred` also does.
+const fn candidate<F: Copy>(d: Def, f: F) -> Candidate<F> {
+    // SAFETY: each `Def` pairs its functions with the feature test they
+    // need (see the `runs` functions of each kernel module); `preferred`
+    // only narrows the dispatcher's choice.
+    unsafe { Candidate::new(d.name, d.level, d.runs, f) }.preferred_where(d.preferred)
+}
+
+/// Every kernel's table, best first (for `kernels()` and
+/// `selected_kernel()`).
 pub(crate) static ALL: [Candidate<Fns>; N] = {
-    let mut out = [SCALAR_ALL; N];
+    let mut out = [candidate(SCALAR, SCALAR.fns); N];
     let mut i = 0;
     while i < N {
-        let d = DEFS[i];
-        // SAFETY: each `Def` pairs its functions with the feature test they
-        // need (see the `supported`/`runs` functions of each kernel module).
-        out[i] = unsafe { Candidate::new(d.name, d.level, d.runs, d.fns) };
+        out[i] = candidate(DEFS[i], DEFS[i].fns);
         i += 1;
     }
     out
 };
-
-/// Every kernel with the dispatcher's test (for [`crate::selected_kernel`]).
-pub(crate) static PREFERRED: [Candidate<Fns>; N] = {
-    let mut out = [SCALAR_ALL; N];
-    let mut i = 0;
-    while i < N {
-        let d = DEFS[i];
-        // SAFETY: as for `ALL`; `preferred` implies `runs`.
-        out[i] = unsafe { Candidate::new(d.name, d.level, d.preferred, d.fns) };
-        i += 1;
-    }
-    out
-};
-
-// SAFETY: the scalar kernel runs on every CPU.
-const SCALAR_ALL: Candidate<Fns> =
-    unsafe { Candidate::new(SCALAR.name, SCALAR.level, always, SCALAR.fns) };
 
 /// The dispatch list of one 64-bit one-shot function.
 #[cfg(all(target_arch = "riscv64", not(target_feature = "unaligned-scalar-mem")))]
 pub(crate) const fn oneshot_list(w: Which) -> [Candidate<OneShot>; N] {
-    // SAFETY: as for `ALL`; `preferred` implies `runs`.
-    let mut out =
-        [unsafe { Candidate::new("scalar", Level::Scalar, always, pick(SCALAR.fns, w)) }; N];
+    let mut out = [candidate(SCALAR, pick(SCALAR.fns, w)); N];
     let mut i = 0;
     while i < N {
-        let d = DEFS[i];
-        // SAFETY: as for `ALL`; `preferred` implies `runs`.
-        out[i] = unsafe { Candidate::new(d.name, d.level, d.preferred, pick(d.fns, w)) };
+        out[i] = candidate(DEFS[i], pick(DEFS[i].fns, w));
         i += 1;
     }
     out
@@ -224,14 +212,10 @@ pub(crate) const fn oneshot_list(w: Which) -> [Candidate<OneShot>; N] {
 /// The dispatch list of one 128-bit one-shot function.
 #[cfg(all(target_arch = "riscv64", not(target_feature = "unaligned-scalar-mem")))]
 pub(crate) const fn oneshot128_list(w: Which128) -> [Candidate<OneShot128>; N] {
-    // SAFETY: as for `ALL`; `preferred` implies `runs`.
-    let mut out =
-        [unsafe { Candidate::new("scalar", Level::Scalar, always, pick128(SCALAR.fns, w)) }; N];
+    let mut out = [candidate(SCALAR, pick128(SCALAR.fns, w)); N];
     let mut i = 0;
     while i < N {
-        let d = DEFS[i];
-        // SAFETY: as for `ALL`; `preferred` implies `runs`.
-        out[i] = unsafe { Candidate::new(d.name, d.level, d.preferred, pick128(d.fns, w)) };
+        out[i] = candidate(DEFS[i], pick128(DEFS[i].fns, w));
         i += 1;
     }
     out
@@ -239,14 +223,10 @@ pub(crate) const fn oneshot128_list(w: Which128) -> [Candidate<OneShot128>; N] {
 
 /// The dispatch list of one batch function.
 pub(crate) const fn batch_list(w: WhichBatch) -> [Candidate<Batch>; N] {
-    // SAFETY: as for `ALL`; `preferred` implies `runs`.
-    let mut out =
-        [unsafe { Candidate::new("scalar", Level::Scalar, always, pick_batch(SCALAR.fns, w)) }; N];
+    let mut out = [candidate(SCALAR, pick_batch(SCALAR.fns, w)); N];
     let mut i = 0;
     while i < N {
-        let d = DEFS[i];
-        // SAFETY: as for `ALL`; `preferred` implies `runs`.
-        out[i] = unsafe { Candidate::new(d.name, d.level, d.preferred, pick_batch(d.fns, w)) };
+        out[i] = candidate(DEFS[i], pick_batch(DEFS[i].fns, w));
         i += 1;
     }
     out

@@ -5,6 +5,7 @@ mod bench;
 mod bench_types;
 mod bundle;
 mod ci;
+mod coverage;
 mod fuzz;
 mod plot;
 mod servers;
@@ -23,6 +24,8 @@ Commands:
             to run the suite on another x86-64 machine (AVX-512 hardware)
   bench     Run the criterion benchmarks / print the comparison report
   fuzz      Run the cargo-fuzz targets for N seconds each
+  coverage  Line coverage of the crates' tests (native, each ceiling, live
+            tests included): a summary and the lines no test ran
 
 Run `cargo xtask <command> --help` for a command's options.
 ";
@@ -41,6 +44,7 @@ fn main() -> ExitCode {
         "golden" => servers::golden_main(rest),
         "bundle" => bundle::main(rest),
         "fuzz" => fuzz::main(rest),
+        "coverage" => coverage::main(rest),
         "bench" => bench::main(rest),
         "-h" | "--help" | "help" => {
             print!("{HELP}");

@@ -95,12 +95,29 @@ impl World {
     /// A dense string with registers no run of PFADD makes: mostly small
     /// geometric values as PFADD leaves them, some anywhere in 0..=63 (52
     /// to 63 need a hash with 51 zero bits or more), long runs of one value
-    /// now and then, so that PFCOUNT's estimate meets histograms no added
-    /// elements give. The cached count is marked invalid.
+    /// now and then, or nearly all 51, so that PFCOUNT's estimate meets
+    /// histograms no added elements give. The cached count is marked
+    /// invalid.
     fn crafted_dense(&mut self) -> Vec<u8> {
         let mut regs = [0u8; hll::REGISTERS];
         let wild = self.rng.below(4) == 0;
         let mut i = 0;
+        if self.rng.below(4) == 0 {
+            // Nearly every register 51 (the estimator's `tau` term, which
+            // only registers of 51 feed, then weighs as much as the few
+            // registers of 28..=50 left, and the count stays under 2^63),
+            // a few 52..=63 that the servers ignore.
+            regs = [51; hll::REGISTERS];
+            for _ in 0..1 + self.rng.below(6) {
+                let at = self.rng.below(hll::REGISTERS as u64) as usize;
+                regs[at] = 28 + self.rng.below(23) as u8;
+            }
+            for _ in 0..self.rng.below(3) {
+                let at = self.rng.below(hll::REGISTERS as u64) as usize;
+                regs[at] = 52 + self.rng.below(12) as u8;
+            }
+            i = hll::REGISTERS;
+        }
         while i < hll::REGISTERS {
             let v = match self.rng.below(if wild { 3 } else { 20 }) {
                 0 => self.rng.below(64) as u8,

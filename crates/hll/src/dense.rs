@@ -44,15 +44,11 @@ pub(crate) fn set_max(bytes: &mut [u8], i: usize, count: u8) -> bool {
         pair.copy_from_slice(&w.to_le_bytes());
         return count > old;
     }
+    // Only register 16383 gets here (a validated dense string has no byte
+    // after its field): bits 2..8 of the last byte.
+    debug_assert!(b + 1 == bytes.len() && s == 2);
     let old = get(bytes, i);
-    let v = u16::from(old.max(count)) << s;
-    let mask = 63u16 << s;
-    bytes[b] = (bytes[b] & !(mask as u8)) | v as u8;
-    // The next byte too, as in `get`: for `s <= 2` the high halves of
-    // `mask` and `v` are zero and the byte is written back unchanged.
-    if let Some(next) = bytes.get_mut(b + 1) {
-        *next = (*next & !((mask >> 8) as u8)) | (v >> 8) as u8;
-    }
+    bytes[b] = (bytes[b] & !(63 << s)) | (old.max(count) << s);
     count > old
 }
 
@@ -71,5 +67,50 @@ pub(crate) fn body_mut(bytes: &mut [u8]) -> &mut [u8; DENSE_BODY] {
     match (&mut bytes[HDR..]).try_into() {
         Ok(b) => b,
         Err(_) => unreachable!("dense strings are validated to 12304 bytes"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::DENSE_BYTES;
+
+    /// Register `i` written bit by bit at bits `6i..6i+6` of the body, least
+    /// significant bit first (the layout `hllDenseSet` writes).
+    fn put(bytes: &mut [u8], i: usize, v: u8) {
+        for k in 0..6 {
+            let bit = 6 * i + k;
+            let (byte, shift) = (HDR + bit / 8, bit % 8);
+            bytes[byte] = bytes[byte] & !(1 << shift) | ((v >> k) & 1) << shift;
+        }
+    }
+
+    /// `set_max` and `get` at the first and last registers (16383 ends at
+    /// the string's last byte, with no byte after it) and their neighbours,
+    /// among random registers, against the bit-by-bit layout.
+    #[test]
+    fn set_max_at_the_edges() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for i in [0, 1, 2, 3, 4, 5, 16378, 16379, 16380, 16381, 16382, 16383] {
+            for _ in 0..64 {
+                let mut bytes = [0u8; DENSE_BYTES];
+                for j in 0..REGISTERS {
+                    put(&mut bytes, j, (next() % 64) as u8);
+                }
+                let old = get(&bytes, i);
+                let count = (next() % 64) as u8;
+                let mut want = bytes;
+                put(&mut want, i, old.max(count));
+                assert_eq!(set_max(&mut bytes, i, count), count > old, "{i}");
+                assert!(bytes == want, "register {i}: {old} raised to {count}");
+                assert_eq!(get(&bytes, i), old.max(count));
+            }
+        }
     }
 }

@@ -102,22 +102,15 @@ pub(crate) fn sqrt(x: f64) -> f64 {
     // has 107..=108 bits, so its root has 54 bits: one more than needed.
     let n = mant << 54;
     let r = n.isqrt(); // floor, 2^53 <= r < 2^54
-    let e2 = (exp - 54) / 2;
-    // Drop the extra bit with round-to-nearest; an exact tie would need
-    // n == (r + 1/2)^2 * ..., impossible for a square root of an integer
-    // unless the dropped bit is set and the remainder is zero, handled as
-    // round-half-even below.
-    let low = r & 1;
-    let mut q = r >> 1;
-    let exact = r * r == n;
-    if low == 1 && (!exact || q & 1 == 1) {
-        q += 1;
-    }
-    let (q, e2) = if q >> 53 != 0 {
-        (q >> 1, e2 + 2)
-    } else {
-        (q, e2 + 1)
-    };
+    let e2 = (exp - 54) / 2 + 1;
+    // Drop the extra bit with round-to-nearest. There is no tie: the root
+    // lies exactly halfway only if r is odd and r^2 == n, but n is a
+    // multiple of 2^54 and r^2 is odd. Nor does rounding up carry into a
+    // 54th bit: that needs r = 2^54 - 1, so n >= (2^54 - 1)^2, i.e. a
+    // mantissa of 2^54 - 1, while a shifted mantissa is even and an
+    // unshifted one below 2^53.
+    let q = (r >> 1) + (r & 1);
+    debug_assert!(q >> 53 == 0 && (r & 1 == 0 || r * r != n));
     let biased = (e2 + 1075) as u64;
     f64::from_bits((biased << 52) | (q as u64 & ((1 << 52) - 1)))
 }
@@ -169,5 +162,19 @@ mod tests {
             assert_eq!(sqrt(x).to_bits(), x.sqrt().to_bits(), "{x:e}");
         }
         assert_eq!(sqrt(4.0), 2.0);
+        // Exact squares, and the largest doubles below powers of four (the
+        // roots nearest a carry into the next binade) and above them.
+        for e in -40i32..40 {
+            let p = 4f64.powi(e);
+            for x in [
+                p,
+                f64::from_bits(p.to_bits() - 1),
+                f64::from_bits(p.to_bits() + 1),
+            ] {
+                assert_eq!(sqrt(x).to_bits(), x.sqrt().to_bits(), "{x:e}");
+            }
+            let r = 1.5 * 2f64.powi(e);
+            assert_eq!(sqrt(r * r), r);
+        }
     }
 }

@@ -308,6 +308,57 @@ fn xzero_of_one_register_shrinks() {
     assert_eq!(h.count(), 2);
 }
 
+/// PFADD after PFCOUNT marks the cached count invalid again (bit 7 of byte
+/// 15) whenever a register changes, on sparse and dense strings.
+#[test]
+fn add_after_count_invalidates_the_cache() {
+    for limit in [3000, 0] {
+        let mut h = Hll::new().with_sparse_max_bytes(limit);
+        for i in 0..300u32 {
+            let before = h.count();
+            assert_eq!(h.cached_count(), Some(before));
+            assert_eq!(h.as_bytes()[15] & 0x80, 0);
+            if h.add(&i.to_le_bytes()) {
+                assert_eq!(h.cached_count(), None, "limit {limit}, element {i}");
+                assert_eq!(h.as_bytes()[15] & 0x80, 0x80);
+            } else {
+                assert_eq!(h.cached_count(), Some(before));
+            }
+        }
+        assert_eq!(h.is_sparse(), limit > 0);
+    }
+}
+
+/// An edit may take a sparse string to exactly its limit and stay sparse;
+/// one byte more converts it (`sdslen + deltalen > hll-sparse-max-bytes`).
+#[test]
+fn sparse_limit_is_inclusive() {
+    let elems: Vec<[u8; 4]> = (0..400u32).map(u32::to_le_bytes).collect();
+    let mut h = Hll::new().with_sparse_max_bytes(100_000);
+    let mut lens = vec![h.as_bytes().len()];
+    for e in &elems {
+        h.add(e);
+        lens.push(h.as_bytes().len());
+    }
+    let mut checked = 0;
+    for k in (1..lens.len())
+        .filter(|&k| lens[k] > lens[k - 1])
+        .step_by(7)
+    {
+        for (limit, sparse) in [(lens[k], true), (lens[k] - 1, false)] {
+            let mut h = Hll::new().with_sparse_max_bytes(limit);
+            for e in &elems[..k - 1] {
+                h.add(e);
+            }
+            assert!(h.is_sparse(), "before add {k}, limit {limit}");
+            h.add(&elems[k - 1]);
+            assert_eq!(h.is_sparse(), sparse, "add {k}, limit {limit}");
+        }
+        checked += 1;
+    }
+    assert!(checked > 20, "{checked}");
+}
+
 #[test]
 fn sparse_limit_is_configurable() {
     let elems: Vec<String> = (0..300).map(|i| format!("elem:{i}")).collect();

@@ -359,6 +359,25 @@ fn sparse_limit_is_inclusive() {
     assert!(checked > 20, "{checked}");
 }
 
+/// A sparse string already over the limit (a server accepts one with SET)
+/// stays sparse through edits that do not grow it: `hllSparseSet`
+/// converts only when `deltalen > 0`.
+#[test]
+fn over_the_limit_edit_of_same_size_stays_sparse() {
+    let hdr = b"HYLL\x01\0\0\0\0\0\0\0\0\0\0\x80";
+    // VAL(1,1) for register 0, then XZERO(16383): 19 bytes, limit 18.
+    let b = [&hdr[..], &[0x80, 0x7f, 0xfe]].concat();
+    let mut h = Hll::from_bytes(&b).unwrap().with_sparse_max_bytes(18);
+    // Register 0 raised to 2: VAL(1,1) -> VAL(2,1), same length.
+    assert!(h.add_hash(1 << 15));
+    assert!(h.is_sparse());
+    assert_eq!(h.as_bytes(), &[&hdr[..], &[0x84, 0x7f, 0xfe]].concat()[..]);
+    // Register 1 raised: XZERO(16383) splits (grows), so now it converts.
+    assert!(h.add_hash(1 | 1 << 14));
+    assert!(!h.is_sparse());
+    assert_eq!((h.register(0), h.register(1)), (2, 1));
+}
+
 #[test]
 fn sparse_limit_is_configurable() {
     let elems: Vec<String> = (0..300).map(|i| format!("elem:{i}")).collect();

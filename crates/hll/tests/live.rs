@@ -9,7 +9,9 @@
 //!
 //! Reads `REDIS_URL` and `VALKEY_URL` (`redis://127.0.0.1:PORT/`); prints
 //! `skipped: REDIS_URL not set` (or VALKEY_URL) and passes when unset.
-//! `HLL_LIVE_STEPS` sets the steps per phase (default 2500).
+//! `HLL_LIVE_STEPS` sets the steps per phase (default 2500). It changes the
+//! server's global `hll-sparse-max-bytes`, so two runs must not share a
+//! server at the same time (each then fails the other's byte checks).
 
 use hll::{count_union, Hll};
 use redis::{Commands, Connection};

@@ -46,29 +46,32 @@ const SCALAR: Set = Set {
     union: scalar::union,
 };
 
+/// The candidate for one function `f` of `set`: listed where `supported`
+/// holds, dispatched where `preferred` also does.
+///
+/// # Safety
+/// `f` must be one of `set`'s functions.
+const unsafe fn candidate<F: Copy>(set: &Set, f: F) -> Candidate<F> {
+    // SAFETY: `f` is one of `set`'s functions (the caller's condition), and
+    // each set's functions need exactly the CPU features its `supported`
+    // checks and accept every input of their types (see each kernel file);
+    // `preferred` only narrows the dispatchers' choice.
+    unsafe { Candidate::new(set.name, set.level, set.supported, f) }.preferred_where(set.preferred)
+}
+
 macro_rules! lists {
     ($($set:expr),+ $(,)?) => {
-        // SAFETY (all six lists): each set's functions need exactly the CPU
-        // features its `supported` checks, and accept every input of their
-        // types (see each kernel file).
-        static UNPACK_MAX: &[Candidate<UnpackMaxFn>] = &[$(unsafe {
-            Candidate::new($set.name, $set.level, $set.supported, $set.unpack_max).preferred_where($set.preferred)
-        }),+];
-        static UNPACK: &[Candidate<UnpackFn>] = &[$(unsafe {
-            Candidate::new($set.name, $set.level, $set.supported, $set.unpack).preferred_where($set.preferred)
-        }),+];
-        static PACK: &[Candidate<PackFn>] = &[$(unsafe {
-            Candidate::new($set.name, $set.level, $set.supported, $set.pack).preferred_where($set.preferred)
-        }),+];
-        static HIST_DENSE: &[Candidate<HistDenseFn>] = &[$(unsafe {
-            Candidate::new($set.name, $set.level, $set.supported, $set.histogram_dense).preferred_where($set.preferred)
-        }),+];
-        static HIST_RAW: &[Candidate<HistRawFn>] = &[$(unsafe {
-            Candidate::new($set.name, $set.level, $set.supported, $set.histogram_raw).preferred_where($set.preferred)
-        }),+];
-        static UNION: &[Candidate<UnionFn>] = &[$(unsafe {
-            Candidate::new($set.name, $set.level, $set.supported, $set.union).preferred_where($set.preferred)
-        }),+];
+        // SAFETY (all six lists): each function is taken from the set it is
+        // listed with.
+        static UNPACK_MAX: &[Candidate<UnpackMaxFn>] =
+            &[$(unsafe { candidate(&$set, $set.unpack_max) }),+];
+        static UNPACK: &[Candidate<UnpackFn>] = &[$(unsafe { candidate(&$set, $set.unpack) }),+];
+        static PACK: &[Candidate<PackFn>] = &[$(unsafe { candidate(&$set, $set.pack) }),+];
+        static HIST_DENSE: &[Candidate<HistDenseFn>] =
+            &[$(unsafe { candidate(&$set, $set.histogram_dense) }),+];
+        static HIST_RAW: &[Candidate<HistRawFn>] =
+            &[$(unsafe { candidate(&$set, $set.histogram_raw) }),+];
+        static UNION: &[Candidate<UnionFn>] = &[$(unsafe { candidate(&$set, $set.union) }),+];
     };
 }
 

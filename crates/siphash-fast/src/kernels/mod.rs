@@ -178,20 +178,26 @@ const fn pick_batch(fns: Fns, w: WhichBatch) -> Batch {
 
 /// The candidate for kernel `d` with function `f`: listed where `d.runs`
 /// holds, dispatched where `d.preferred` also does.
-const fn candidate<F: Copy>(d: Def, f: F) -> Candidate<F> {
-    // SAFETY: each `Def` pairs its functions with the feature test they
-    // need (see the `runs` functions of each kernel module); `preferred`
-    // only narrows the dispatcher's choice.
+///
+/// # Safety
+/// `f` must be one of `d.fns`' functions.
+const unsafe fn candidate<F: Copy>(d: Def, f: F) -> Candidate<F> {
+    // SAFETY: `f` is one of `d`'s functions (the caller's condition), and
+    // each `Def` pairs its functions with the feature test they need (see
+    // the `runs` functions of each kernel module); `preferred` only narrows
+    // the dispatcher's choice.
     unsafe { Candidate::new(d.name, d.level, d.runs, f) }.preferred_where(d.preferred)
 }
 
 /// Every kernel's table, best first (for `kernels()` and
 /// `selected_kernel()`).
 pub(crate) static ALL: [Candidate<Fns>; N] = {
-    let mut out = [candidate(SCALAR, SCALAR.fns); N];
+    // SAFETY: the function is taken from the same `Def`.
+    let mut out = [unsafe { candidate(SCALAR, SCALAR.fns) }; N];
     let mut i = 0;
     while i < N {
-        out[i] = candidate(DEFS[i], DEFS[i].fns);
+        // SAFETY: the function is taken from the same `Def`.
+        out[i] = unsafe { candidate(DEFS[i], DEFS[i].fns) };
         i += 1;
     }
     out
@@ -200,10 +206,12 @@ pub(crate) static ALL: [Candidate<Fns>; N] = {
 /// The dispatch list of one 64-bit one-shot function.
 #[cfg(all(target_arch = "riscv64", not(target_feature = "unaligned-scalar-mem")))]
 pub(crate) const fn oneshot_list(w: Which) -> [Candidate<OneShot>; N] {
-    let mut out = [candidate(SCALAR, pick(SCALAR.fns, w)); N];
+    // SAFETY: the function is taken from the same `Def`.
+    let mut out = [unsafe { candidate(SCALAR, pick(SCALAR.fns, w)) }; N];
     let mut i = 0;
     while i < N {
-        out[i] = candidate(DEFS[i], pick(DEFS[i].fns, w));
+        // SAFETY: the function is taken from the same `Def`.
+        out[i] = unsafe { candidate(DEFS[i], pick(DEFS[i].fns, w)) };
         i += 1;
     }
     out
@@ -212,10 +220,12 @@ pub(crate) const fn oneshot_list(w: Which) -> [Candidate<OneShot>; N] {
 /// The dispatch list of one 128-bit one-shot function.
 #[cfg(all(target_arch = "riscv64", not(target_feature = "unaligned-scalar-mem")))]
 pub(crate) const fn oneshot128_list(w: Which128) -> [Candidate<OneShot128>; N] {
-    let mut out = [candidate(SCALAR, pick128(SCALAR.fns, w)); N];
+    // SAFETY: the function is taken from the same `Def`.
+    let mut out = [unsafe { candidate(SCALAR, pick128(SCALAR.fns, w)) }; N];
     let mut i = 0;
     while i < N {
-        out[i] = candidate(DEFS[i], pick128(DEFS[i].fns, w));
+        // SAFETY: the function is taken from the same `Def`.
+        out[i] = unsafe { candidate(DEFS[i], pick128(DEFS[i].fns, w)) };
         i += 1;
     }
     out
@@ -223,10 +233,12 @@ pub(crate) const fn oneshot128_list(w: Which128) -> [Candidate<OneShot128>; N] {
 
 /// The dispatch list of one batch function.
 pub(crate) const fn batch_list(w: WhichBatch) -> [Candidate<Batch>; N] {
-    let mut out = [candidate(SCALAR, pick_batch(SCALAR.fns, w)); N];
+    // SAFETY: the function is taken from the same `Def`.
+    let mut out = [unsafe { candidate(SCALAR, pick_batch(SCALAR.fns, w)) }; N];
     let mut i = 0;
     while i < N {
-        out[i] = candidate(DEFS[i], pick_batch(DEFS[i].fns, w));
+        // SAFETY: the function is taken from the same `Def`.
+        out[i] = unsafe { candidate(DEFS[i], pick_batch(DEFS[i].fns, w)) };
         i += 1;
     }
     out

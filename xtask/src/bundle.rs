@@ -5,7 +5,7 @@
 
 use crate::util::{self, cargo, root};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 const HELP: &str = "\
 cargo xtask bundle [--bench] DIR
@@ -153,22 +153,8 @@ fn static_artifacts(
         .env("RUSTFLAGS", RUSTFLAGS)
         .env("CARGO_TARGET_DIR", build_dir)
         .args(args)
-        .args([
-            "--message-format=json-render-diagnostics",
-            "--target",
-            target,
-        ])
-        .stdout(Stdio::piped());
-    eprintln!("$ {}", util::describe(&cmd));
-    let out = cmd.output().map_err(|e| format!("cargo: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("building {what} failed"));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-        .filter(|v| v["reason"] == "compiler-artifact")
-        .collect())
+        .args(["--target", target]);
+    util::artifacts(&mut cmd, what)
 }
 
 /// `cargo build --release ARGS --target TARGET`, statically linked into

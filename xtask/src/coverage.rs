@@ -75,12 +75,8 @@ pub fn main(args: &[String]) -> Result<(), String> {
     for p in &problems {
         println!("coverage: server not started ({p}); its live test skips");
     }
-    let mut levels = vec!["native"];
-    if caps && cfg!(target_arch = "x86_64") {
-        levels.extend(["scalar", "sse4.2", "avx2"]);
-    }
-    let mut failed = Vec::new();
-    for level in &levels {
+    // The same build for the executables' list and every run.
+    let test_cmd = || {
         let mut cmd = Command::new(cargo());
         cmd.current_dir(&root).args(["test", "--no-fail-fast"]);
         for krate in crates(&root) {
@@ -88,13 +84,30 @@ pub fn main(args: &[String]) -> Result<(), String> {
         }
         cmd.args(["--features", "simd-core/testing"])
             .env("RUSTFLAGS", "-C instrument-coverage")
-            .env("CARGO_TARGET_DIR", out.join("target"))
-            .env(
-                "LLVM_PROFILE_FILE",
-                profraw.join(format!("{level}-%p-%m.profraw")),
-            )
-            .env_remove("REDIS_URL")
-            .env_remove("VALKEY_URL");
+            .env("CARGO_TARGET_DIR", out.join("target"));
+        cmd
+    };
+    // The test executables of this build, from cargo (not the folder, which
+    // keeps those of earlier builds).
+    let objects: Vec<PathBuf> = util::artifacts(test_cmd().arg("--no-run"), "the tests")?
+        .iter()
+        .filter(|v| v["profile"]["test"] == true)
+        .filter_map(|v| Some(PathBuf::from(v["executable"].as_str()?)))
+        .collect();
+
+    let mut levels = vec!["native"];
+    if caps && cfg!(target_arch = "x86_64") {
+        levels.extend(["scalar", "sse4.2", "avx2"]);
+    }
+    let mut failed = Vec::new();
+    for level in &levels {
+        let mut cmd = test_cmd();
+        cmd.env(
+            "LLVM_PROFILE_FILE",
+            profraw.join(format!("{level}-%p-%m.profraw")),
+        )
+        .env_remove("REDIS_URL")
+        .env_remove("VALKEY_URL");
         match *level {
             "native" => cmd.env_remove("CPU_DETECT_MAX_LEVEL"),
             cap => cmd.env("CPU_DETECT_MAX_LEVEL", cap),
@@ -138,7 +151,6 @@ pub fn main(args: &[String]) -> Result<(), String> {
         ));
     }
 
-    let objects = test_executables(&out.join("target/debug/deps"));
     let Some((first, rest)) = objects.split_first() else {
         return Err("no test executables found".into());
     };
@@ -206,28 +218,6 @@ fn crates(root: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
-}
-
-/// The test executables cargo left in `deps` (executable files without an
-/// extension).
-fn test_executables(deps: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = read_dir(deps)
-        .into_iter()
-        .filter(|p| p.is_file() && p.extension().is_none() && is_executable(p))
-        .collect();
-    out.sort();
-    out
-}
-
-#[cfg(unix)]
-fn is_executable(p: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(p).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
-}
-
-#[cfg(not(unix))]
-fn is_executable(_: &Path) -> bool {
-    true
 }
 
 fn read_dir(dir: &Path) -> Vec<PathBuf> {

@@ -124,6 +124,24 @@ pub fn describe(cmd: &Command) -> String {
     s
 }
 
+/// Runs a cargo build command (`cmd`, without a `--message-format`) with
+/// JSON messages, diagnostics rendered to stderr, and returns its
+/// `compiler-artifact` messages; `what` names the build in the error.
+pub fn artifacts(cmd: &mut Command, what: &str) -> Result<Vec<serde_json::Value>, String> {
+    cmd.arg("--message-format=json-render-diagnostics")
+        .stdout(Stdio::piped());
+    eprintln!("$ {}", describe(cmd));
+    let out = cmd.output().map_err(|e| format!("cargo: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("building {what} failed"));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|v| v["reason"] == "compiler-artifact")
+        .collect())
+}
+
 /// Output of a command (stdout), if it ran and succeeded.
 pub fn output(cmd: &mut Command) -> Option<String> {
     let o = cmd.stderr(Stdio::null()).output().ok()?;

@@ -285,14 +285,16 @@ fn truncated_xzero_completed() {
     assert_eq!(h.count(), 0);
 }
 
+/// The header of a sparse string with an invalid cached count.
+const SPARSE_HDR: &[u8; 16] = b"HYLL\x01\0\0\0\0\0\0\0\0\0\0\x80";
+
 /// A raise inside an XZERO of one register, which no server writes but
 /// every server accepts: the two-byte opcode becomes one VAL byte and the
 /// string shrinks, then equal neighbours merge, as `hllSparseSet` does
 /// (the live test checks such strings against Redis and Valkey).
 #[test]
 fn xzero_of_one_register_shrinks() {
-    let hdr = b"HYLL\x01\0\0\0\0\0\0\0\0\0\0\x80";
-    let sparse = |ops: &[u8]| [&hdr[..], ops].concat();
+    let sparse = |ops: &[u8]| [&SPARSE_HDR[..], ops].concat();
     // Register 0 in XZERO(1), register 1 VAL(2,1), the rest XZERO(16382).
     let mut h = Hll::from_bytes(&sparse(&[0x40, 0x00, 0x84, 0x7f, 0xfd])).unwrap();
     assert_eq!(h.to_string(), "Z:1 v:2,1 Z:16382");
@@ -364,14 +366,16 @@ fn sparse_limit_is_inclusive() {
 /// converts only when `deltalen > 0`.
 #[test]
 fn over_the_limit_edit_of_same_size_stays_sparse() {
-    let hdr = b"HYLL\x01\0\0\0\0\0\0\0\0\0\0\x80";
     // VAL(1,1) for register 0, then XZERO(16383): 19 bytes, limit 18.
-    let b = [&hdr[..], &[0x80, 0x7f, 0xfe]].concat();
+    let b = [&SPARSE_HDR[..], &[0x80, 0x7f, 0xfe]].concat();
     let mut h = Hll::from_bytes(&b).unwrap().with_sparse_max_bytes(18);
     // Register 0 raised to 2: VAL(1,1) -> VAL(2,1), same length.
     assert!(h.add_hash(1 << 15));
     assert!(h.is_sparse());
-    assert_eq!(h.as_bytes(), &[&hdr[..], &[0x84, 0x7f, 0xfe]].concat()[..]);
+    assert_eq!(
+        h.as_bytes(),
+        &[&SPARSE_HDR[..], &[0x84, 0x7f, 0xfe]].concat()[..]
+    );
     // Register 1 raised: XZERO(16383) splits (grows), so now it converts.
     assert!(h.add_hash(1 | 1 << 14));
     assert!(!h.is_sparse());

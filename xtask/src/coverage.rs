@@ -84,7 +84,10 @@ pub fn main(args: &[String]) -> Result<(), String> {
         }
         cmd.args(["--features", "simd-core/testing"])
             .env("RUSTFLAGS", "-C instrument-coverage")
-            .env("CARGO_TARGET_DIR", out.join("target"));
+            .env("CARGO_TARGET_DIR", out.join("target"))
+            // Instrumented build scripts write profiles too: not into the
+            // working directory (each run sets its own name below).
+            .env("LLVM_PROFILE_FILE", profraw.join("build-%p-%m.profraw"));
         cmd
     };
     // The test executables of this build, from cargo (not the folder, which

@@ -103,3 +103,38 @@ oneshot!(sip13 -> u64);
 oneshot!(sip24 -> u64);
 oneshot!(sip13_128 -> u128);
 oneshot!(sip24_128 -> u128);
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use crate::kernels::ALL;
+    use std::vec::Vec;
+
+    /// Each batch dispatcher picks the kernel `selected_kernel()` reports
+    /// (the lists are built from the same table; a list left at its scalar
+    /// filler would still hash correctly, only slowly).
+    #[test]
+    fn batch_lists_select_the_reported_kernel() {
+        let best = simd_core::select(&ALL).name();
+        for list in [&BATCH12, &BATCH13, &BATCH24] {
+            assert_eq!(simd_core::select(list).name(), best);
+            let listed: Vec<_> = simd_core::supported(list).map(|k| k.name()).collect();
+            let all: Vec<_> = simd_core::supported(&ALL).map(|k| k.name()).collect();
+            assert_eq!(listed, all);
+        }
+    }
+
+    #[cfg(all(target_arch = "riscv64", not(target_feature = "unaligned-scalar-mem")))]
+    #[test]
+    fn oneshot_lists_select_the_reported_kernel() {
+        use crate::kernels::{oneshot128_list, oneshot_list, Which, Which128};
+        let best = simd_core::select(&ALL).name();
+        for w in [Which::Sip12, Which::Sip12Nocase, Which::Sip13, Which::Sip24] {
+            assert_eq!(simd_core::select(&oneshot_list(w)).name(), best);
+        }
+        for w in [Which128::Sip13, Which128::Sip24] {
+            assert_eq!(simd_core::select(&oneshot128_list(w)).name(), best);
+        }
+    }
+}

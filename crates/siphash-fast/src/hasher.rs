@@ -190,3 +190,23 @@ impl<const C: usize, const D: usize> BuildHasher for BuildSipHasher<C, D> {
         SipHasher::new_with_keys(self.k0, self.k1)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use std::format;
+
+    /// `Debug` names the variant and the length hashed so far, and shows no
+    /// key material (a key 0x1111.. would print as 1229782938247303441).
+    #[test]
+    fn debug_shows_parameters_not_the_key() {
+        let key = [0x11; 16];
+        let mut h = SipHasher13::new_with_key(&key);
+        h.write(b"hello");
+        let s = format!("{h:?}");
+        assert_eq!(s, "SipHasher { c: 1, d: 3, length: 5, .. }");
+        let b = BuildSipHasher24::with_key(&key);
+        assert_eq!(format!("{b:?}"), "BuildSipHasher { c: 2, d: 4, .. }");
+    }
+}

@@ -260,3 +260,26 @@ pub(crate) fn lane_word(data: &[u8], nfull: usize, fin: u64, j: usize) -> u64 {
         fin
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every SIMD kernel's table holds its own batch functions, not the
+    /// scalar ones its `..scalar::FNS` fills in (those would hash correctly
+    /// and pass every oracle test, only slowly).
+    #[test]
+    fn tables_hold_their_own_batches() {
+        let s = SCALAR.fns;
+        for d in DEFS.iter().filter(|d| d.name != SCALAR.name) {
+            let pairs = [
+                (d.fns.batch12, s.batch12),
+                (d.fns.batch13, s.batch13),
+                (d.fns.batch24, s.batch24),
+            ];
+            for (own, scalar) in pairs {
+                assert_ne!(own as usize, scalar as usize, "{}", d.name);
+            }
+        }
+    }
+}

@@ -455,3 +455,21 @@ pub(crate) fn batch<const C: usize, const D: usize>(
     }
     super::avx2::batch::<C, D>(key, &inputs[done..n], &mut out[done..n]);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::same_len;
+
+    /// The uniform-length fast path is taken exactly when every length is
+    /// equal (a wrong answer either way still hashes correctly, so the
+    /// oracle tests cannot see it).
+    #[test]
+    fn same_len_answers() {
+        let (a, b, c) = (&[1u8; 16][..], &[2u8; 16][..], &[3u8; 17][..]);
+        assert_eq!(same_len(&[a, b, a, b]), Some(16));
+        assert_eq!(same_len(&[a, b, c, a]), None);
+        assert_eq!(same_len(&[c, a]), None);
+        assert_eq!(same_len(&[&[][..], &[][..]]), Some(0));
+        assert_eq!(same_len(&[&[][..], &[0][..]]), None);
+    }
+}

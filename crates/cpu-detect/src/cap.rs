@@ -89,8 +89,17 @@ fn environment() -> Option<Level> {
 
 #[cfg(feature = "std")]
 fn read_environment() -> (Option<Level>, Option<std::string::String>) {
+    parse_environment(std::env::var("CPU_DETECT_MAX_LEVEL"))
+}
+
+/// The ceiling a value of `CPU_DETECT_MAX_LEVEL` sets, and the value itself
+/// if it is not a level (to report).
+#[cfg(feature = "std")]
+fn parse_environment(
+    var: Result<std::string::String, std::env::VarError>,
+) -> (Option<Level>, Option<std::string::String>) {
     use std::string::ToString;
-    match std::env::var("CPU_DETECT_MAX_LEVEL") {
+    match var {
         Ok(s) if s.trim().is_empty() => (None, None),
         Ok(s) => match s.parse::<Level>() {
             Ok(level) => (Some(level), None),
@@ -104,4 +113,42 @@ fn read_environment() -> (Option<Level>, Option<std::string::String>) {
 #[cfg(not(feature = "std"))]
 fn environment() -> Option<Level> {
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encoding_round_trips() {
+        assert_eq!(decode(encode(None)), None);
+        assert_eq!(decode(UNSET), None);
+        for level in Level::ALL {
+            assert_eq!(decode(encode(Some(level))), Some(level), "{level}");
+        }
+    }
+
+    #[test]
+    #[cfg(feature = "std")]
+    fn environment_values() {
+        extern crate std;
+        use std::env::VarError;
+        use std::string::ToString;
+        let parse = |s: &str| parse_environment(Ok(s.to_string()));
+        assert_eq!(parse("avx2"), (Some(Level::Avx2), None));
+        assert_eq!(parse(" SSE42\n"), (Some(Level::Sse42), None));
+        assert_eq!(parse(""), (None, None));
+        assert_eq!(parse("  "), (None, None));
+        assert_eq!(parse("avx3"), (None, Some("avx3".to_string())));
+        assert_eq!(parse_environment(Err(VarError::NotPresent)), (None, None));
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStringExt;
+            let bad = std::ffi::OsString::from_vec(std::vec![b'a', 0xff]);
+            assert_eq!(
+                parse_environment(Err(VarError::NotUnicode(bad))),
+                (None, Some("a\u{fffd}".to_string()))
+            );
+        }
+    }
 }

@@ -174,6 +174,44 @@ mod tests {
         assert!(!Level::Avx512.includes(Level::Zbb));
     }
 
+    /// Every pair, against a table written out by hand.
+    #[test]
+    fn includes_table() {
+        use Level::*;
+        let x86 = [Scalar, Sse42, Avx2, Avx512];
+        for a in Level::ALL {
+            for b in Level::ALL {
+                let want = b == Scalar
+                    || a == b
+                    || matches!((a, b), (Avx2, Sse42) | (Avx512, Sse42) | (Avx512, Avx2));
+                assert_eq!(a.includes(b), want, "{a}.includes({b})");
+                // A cap lowers only within the x86 family, or to scalar.
+                let capped = a.capped_by(b);
+                let want = if b == Scalar {
+                    Scalar
+                } else if x86.contains(&a) && x86.contains(&b) && (b as u8) < (a as u8) {
+                    b
+                } else {
+                    a
+                };
+                assert_eq!(capped, want, "{a}.capped_by({b})");
+            }
+        }
+    }
+
+    #[test]
+    fn display() {
+        extern crate std;
+        use std::string::ToString;
+        assert_eq!(Level::Sse42.to_string(), "sse4.2");
+        assert_eq!(Level::Avx512.to_string(), "avx512");
+        let e = "avx1024".parse::<Level>().unwrap_err().to_string();
+        assert!(
+            e.starts_with("unknown level; accepted values: scalar"),
+            "{e}"
+        );
+    }
+
     #[test]
     fn level_of_features() {
         let mut f = Features::default();

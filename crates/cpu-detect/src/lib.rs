@@ -336,3 +336,22 @@ pub fn max_level() -> Level {
 pub fn allows(level: Level) -> bool {
     max_level().includes(level)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn misaligned_access_names() {
+        let all = [
+            (MisalignedAccess::Unknown, "unknown"),
+            (MisalignedAccess::Emulated, "emulated"),
+            (MisalignedAccess::Slow, "slow"),
+            (MisalignedAccess::Fast, "fast"),
+            (MisalignedAccess::Unsupported, "unsupported"),
+        ];
+        for (m, name) in all {
+            assert_eq!(m.name(), name);
+        }
+    }
+}

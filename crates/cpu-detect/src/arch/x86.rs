@@ -155,6 +155,90 @@ mod tests {
         }
     }
 
+    /// Every flag agrees with the standard library's own run-time
+    /// detection (its own CPUID and XGETBV reader).
+    #[test]
+    #[cfg(feature = "std")]
+    #[cfg_attr(miri, ignore = "Miri cannot run CPUID")]
+    fn features_agree_with_std() {
+        extern crate std;
+        use std::is_x86_feature_detected as std_has;
+        let f = detect();
+        let flags = [
+            ("sse2", f.sse2, std_has!("sse2")),
+            ("ssse3", f.ssse3, std_has!("ssse3")),
+            ("sse4.1", f.sse41, std_has!("sse4.1")),
+            ("sse4.2", f.sse42, std_has!("sse4.2")),
+            ("popcnt", f.popcnt, std_has!("popcnt")),
+            ("avx", f.avx, std_has!("avx")),
+            ("avx2", f.avx2, std_has!("avx2")),
+            ("bmi1", f.bmi1, std_has!("bmi1")),
+            ("bmi2", f.bmi2, std_has!("bmi2")),
+            ("avx512f", f.avx512f, std_has!("avx512f")),
+            ("avx512bw", f.avx512bw, std_has!("avx512bw")),
+            ("avx512vl", f.avx512vl, std_has!("avx512vl")),
+            (
+                "avx512vpopcntdq",
+                f.avx512vpopcntdq,
+                std_has!("avx512vpopcntdq"),
+            ),
+            ("avx512bitalg", f.avx512bitalg, std_has!("avx512bitalg")),
+            ("avx512vbmi", f.avx512vbmi, std_has!("avx512vbmi")),
+            ("avx512vbmi2", f.avx512vbmi2, std_has!("avx512vbmi2")),
+        ];
+        for (name, ours, theirs) in flags {
+            assert_eq!(ours, theirs, "{name}");
+        }
+        assert_eq!(f.misaligned_scalar, MisalignedAccess::Fast);
+        assert!(!f.neon && !f.zbb);
+    }
+
+    /// Vendor, family and model agree with what Linux reports in
+    /// `/proc/cpuinfo`, where that file describes this CPU: under qemu-user
+    /// (CI's old-CPU cells) it describes the host, so the test compares
+    /// only when the file's flags agree with CPUID's.
+    #[test]
+    #[cfg(all(feature = "std", target_os = "linux"))]
+    #[cfg_attr(miri, ignore = "Miri cannot run CPUID")]
+    fn identity_agrees_with_proc_cpuinfo() {
+        extern crate std;
+        use std::string::{String, ToString};
+        let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") else {
+            return;
+        };
+        let field = |key: &str| -> Option<String> {
+            info.lines().find_map(|l| {
+                let (k, v) = l.split_once(':')?;
+                (k.trim() == key).then(|| v.trim().to_string())
+            })
+        };
+        let flags = field("flags").unwrap_or_default();
+        let has = |flag: &str| flags.split_whitespace().any(|x| x == flag);
+        let f = detect();
+        let same = [
+            ("sse4_2", f.sse42),
+            ("popcnt", f.popcnt),
+            ("avx2", f.avx2),
+            ("bmi2", f.bmi2),
+            ("avx512f", f.avx512f),
+            ("avx512bw", f.avx512bw),
+        ]
+        .iter()
+        .all(|&(flag, ours)| has(flag) == ours);
+        if !same {
+            std::println!("/proc/cpuinfo describes another CPU (qemu-user?): skipped");
+            return;
+        }
+        let id = field("vendor_id").unwrap_or_default();
+        let mut v = [0u8; 12];
+        if id.len() == 12 {
+            v.copy_from_slice(id.as_bytes());
+        }
+        assert_eq!(f.vendor, Vendor::from_id(&v), "{id}");
+        assert_eq!(Some(f.family.to_string()), field("cpu family"));
+        assert_eq!(Some(f.model.to_string()), field("model"));
+    }
+
     /// A CPU with AVX of this vendor, family and model.
     fn cpu(vendor: Vendor, family: u16, model: u8) -> Features {
         Features {
@@ -171,6 +255,9 @@ mod tests {
         assert!(cpu(Vendor::Amd, 0x17, 0x01).splits_256bit_ops());
         assert!(cpu(Vendor::Amd, 0x17, 0x18).splits_256bit_ops());
         assert!(cpu(Vendor::Hygon, 0x18, 0x01).splits_256bit_ops());
+        assert!(cpu(Vendor::Amd, 0x17, 0x2f).splits_256bit_ops());
+        // Models 0x30-0x3f are Zen 2 (Rome).
+        assert!(!cpu(Vendor::Amd, 0x17, 0x30).splits_256bit_ops());
         assert!(!cpu(Vendor::Amd, 0x17, 0x31).splits_256bit_ops());
         assert!(!cpu(Vendor::Amd, 0x19, 0x01).splits_256bit_ops());
         assert!(!cpu(Vendor::Intel, 6, 0x55).splits_256bit_ops());

@@ -396,6 +396,14 @@ fn set_edit(
         Some(w) if p + 8 <= bytes.len() => bytes[p..p + 8].copy_from_slice(&w.to_le_bytes()),
         _ => bytes[p..p + n].copy_from_slice(&seq.to_le_bytes()[..n]),
     }
+    // The unit tests hold `no_fusion` to its promise on every edit they
+    // make: the merge pass it skips would have changed nothing.
+    #[cfg(test)]
+    if quiet {
+        let mut passed = bytes.clone();
+        merge_pass(&mut passed, start.off);
+        assert_eq!(passed[HDR..], bytes[HDR..], "no_fusion said quiet");
+    }
     let (touched, split) = if quiet {
         bytes[15] |= 0x80;
         let ln = if index == first {
@@ -785,6 +793,26 @@ mod tests {
             assert_eq!(a, b, "set({i}, {c})");
             assert!(index_eq(&idx, &Index::build(&a)), "set({i}, {c})");
         }
+    }
+
+    /// A non-canonical XZERO of one register at a block's first register,
+    /// raised near the end of the string (so the merge pass runs): the
+    /// string shrinks by a byte, and the block's checkpoint must point at
+    /// the new VAL, not at the old offset shifted.
+    #[test]
+    fn shrink_at_block_start() {
+        let mut a = crate::EMPTY[..HDR].to_vec();
+        // XZERO 0..=127, XZERO(1) 128, XZERO 129..=16383.
+        a.extend_from_slice(&[0x40, 127, 0x40, 0, 0x7f, 0x7e]);
+        assert!(validate(&a).is_ok());
+        let mut b = a.clone();
+        let mut idx = Index::build(&a);
+        let r1 = set_indexed(&mut a, 128, 5, 3000, &mut idx);
+        let r2 = set(&mut b, 128, 5, 3000, &mut { Cursor::START });
+        assert_eq!((r1, r2), (Set::Changed, Set::Changed));
+        assert_eq!(a, b);
+        assert_eq!(a[HDR..], [0x40, 127, val(5, 1), 0x7f, 0x7e]);
+        assert!(index_eq(&idx, &Index::build(&a)));
     }
 
     /// Indexed adds leave the same bytes as walks from the start, and the

@@ -76,3 +76,41 @@ macro_rules! dispatch {
         }
     };
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Candidate, Level};
+    use core::sync::atomic::{AtomicUsize, Ordering};
+
+    /// How many times the dispatcher below asked whether its kernel runs.
+    static CHECKS: AtomicUsize = AtomicUsize::new(0);
+
+    fn runs(_: &crate::Features) -> bool {
+        CHECKS.fetch_add(1, Ordering::Relaxed);
+        true
+    }
+
+    unsafe fn double(x: u32) -> u32 {
+        2 * x
+    }
+
+    type Double = unsafe fn(u32) -> u32;
+
+    // SAFETY: `double` runs on every CPU.
+    static K: [Candidate<Double>; 1] =
+        [unsafe { Candidate::new("scalar", Level::Scalar, runs, double) }];
+
+    crate::dispatch! {
+        fn doubled(x: u32) -> u32 = &K;
+    }
+
+    /// The first call resolves (one CPU check), later calls reuse the cached
+    /// pointer.
+    #[test]
+    fn resolves_once() {
+        assert_eq!(doubled(1), 2);
+        assert_eq!(doubled(2), 4);
+        assert_eq!(doubled(3), 6);
+        assert_eq!(CHECKS.load(Ordering::Relaxed), 1);
+    }
+}

@@ -176,6 +176,13 @@ mod tests {
         };
         assert_eq!(select(&list).name(), "scalar");
         assert_eq!((select(&list).func())(), 1);
+        assert_eq!(list[0].name(), "never");
+        assert_eq!(list[0].level(), Level::Sse42);
+        extern crate std;
+        assert_eq!(
+            std::format!("{:?}", select(&list)),
+            "Kernel { name: \"scalar\", level: Scalar }"
+        );
         assert_eq!(supported(&list).count(), 1);
     }
 

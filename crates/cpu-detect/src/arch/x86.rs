@@ -163,7 +163,8 @@ mod tests {
     fn features_agree_with_std() {
         extern crate std;
         use std::is_x86_feature_detected as std_has;
-        let f = detect();
+        // Through the public, cached path (`arch::detect`, `init`).
+        let f = crate::features();
         let flags = [
             ("sse2", f.sse2, std_has!("sse2")),
             ("ssse3", f.ssse3, std_has!("ssse3")),

@@ -541,6 +541,38 @@ mod x86 {
             assert_eq!(CLASS.load(Ordering::Relaxed), class);
             assert_eq!(LONG_AVX2.load(Ordering::Relaxed), long_avx2(class));
         }
+
+        /// The class follows the dispatch policy, stated here from the CPU
+        /// and the ceiling rather than from [`class_now`]'s code: the
+        /// `avx512` class where AVX-512F/BW/VL and BMI2 run and the ceiling
+        /// allows `avx512`, else `avx2` (halved on CPUs that split 256-bit
+        /// operations) where AVX2 runs and is allowed, else the SSE2 one;
+        /// the `avx2` loops over 64 bytes in the `avx512` class exactly on
+        /// CPUs that split 512-bit operations. (Every class computes the
+        /// same answers, so the oracle tests cannot see a wrong one.)
+        #[test]
+        fn class_follows_the_policy() {
+            use cpu_detect::Level;
+            let f = cpu_detect::features();
+            let max = cpu_detect::max_level();
+            let want =
+                if max.includes(Level::Avx512) && f.avx512f && f.avx512bw && f.avx512vl && f.bmi2 {
+                    AVX512
+                } else if max.includes(Level::Avx2) && f.avx2 {
+                    if f.splits_256bit_ops() {
+                        AVX2_HALVED
+                    } else {
+                        AVX2
+                    }
+                } else {
+                    OTHER
+                };
+            assert_eq!(CLASS.load(Ordering::Relaxed), want);
+            assert_eq!(
+                LONG_AVX2.load(Ordering::Relaxed),
+                want == AVX512 && f.splits_512bit_ops()
+            );
+        }
     }
 }
 

@@ -4,8 +4,9 @@
 //! 0..=300 with the first difference at every position (three alignment
 //! pairs, both directions of the differing byte); all length pairs up to 300
 //! with an equal prefix; unequal lengths with a difference at every position
-//! of the shorter; every start offset 0..64 for lengths up to 130; lengths
-//! of 257..=1089 with `a` at every offset from a 64-byte boundary.
+//! of the shorter; two equal differences a word or vector apart; every
+//! start offset 0..64 for lengths up to 130; lengths of 257..=1089 with `a`
+//! at every offset from a 64-byte boundary.
 
 use core::cmp::Ordering;
 use simd_core::testing::{random_bytes, scaled, Rng};
@@ -93,6 +94,31 @@ fn equal_lengths_difference_everywhere() {
                 check(&bbuf[ob..], a);
                 bbuf[ob + p] = x;
                 bbuf[ob + n - 1] = a[n - 1];
+            }
+        }
+    }
+}
+
+/// Two differences with the same bit pattern a word or a vector apart: a
+/// kernel that folds the XORs of several loads with `^` instead of `|` (or
+/// lets two lanes cancel) sees them as equal; one difference never can.
+#[test]
+fn twin_differences() {
+    let max = scaled(MAX, 40);
+    let a = random_bytes(5, max);
+    for n in 2..=max {
+        let a = &a[..n];
+        let mut b = a.to_vec();
+        for s in [1, 4, 8, 16, 24, 32, 48, 64] {
+            let mut p = 0;
+            while p + s < n {
+                let d = 1u8 << (p % 8);
+                b[p] ^= d;
+                b[p + s] ^= d;
+                check(a, &b);
+                b[p] ^= d;
+                b[p + s] ^= d;
+                p += if n <= 80 { 1 } else { 3 };
             }
         }
     }

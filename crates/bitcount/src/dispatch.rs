@@ -421,6 +421,60 @@ mod x86 {
         };
         n
     }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+        use cpu_detect::Level;
+
+        /// After the first count the class follows the dispatch policy,
+        /// stated here from the CPU and the ceiling rather than from
+        /// [`detect`]'s code (every class counts the same, so the oracle
+        /// tests cannot see a wrong one): POPCNT needed for anything but
+        /// SWAR, then the `avx512` kernel (with the 64-byte masked short
+        /// path where VL and BMI2 also run), the `avx2` kernel except on
+        /// CPUs that split 256-bit operations, else the `popcnt` one.
+        #[test]
+        fn class_follows_the_policy() {
+            assert_eq!(count(&[0xff; 100]), 800);
+            let f = cpu_detect::features();
+            let max = cpu_detect::max_level();
+            let want = if !(f.popcnt && max.includes(Level::Sse42)) {
+                SCALAR
+            } else if max.includes(Level::Avx512) && f.avx512f && f.avx512bw && f.avx512vpopcntdq {
+                if f.avx512vl && f.bmi2 {
+                    AVX512_WIDE
+                } else {
+                    AVX512
+                }
+            } else if max.includes(Level::Avx2) && f.avx2 && !f.splits_256bit_ops() {
+                AVX2
+            } else {
+                POPCNT
+            };
+            assert_eq!(CLASS.load(Ordering::Relaxed), want);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    /// Each count kernel is paired with the scan of its own name where one
+    /// exists, else with the best scan the CPU runs below it.
+    #[test]
+    fn scan_paired_by_name() {
+        let scans: std::vec::Vec<_> = simd_core::supported(&super::FIND)
+            .map(|k| k.name())
+            .collect();
+        for name in &scans {
+            assert_eq!(super::find_kernel(name).name(), *name);
+        }
+        assert_eq!(super::find_kernel("no such kernel").name(), "scalar");
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(super::find_kernel("popcnt").name(), "scalar");
+    }
 }
 
 /// Inputs up to this many bytes never reach the dispatcher: they are

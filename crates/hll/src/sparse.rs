@@ -815,6 +815,53 @@ mod tests {
         assert!(index_eq(&idx, &Index::build(&a)));
     }
 
+    /// A merge-pass fusion after the edited opcode, of a pair whose second
+    /// VAL starts a block: that block's checkpoint moves to the fused VAL.
+    #[test]
+    fn fusion_after_the_edit_at_block_start() {
+        let mut a = crate::EMPTY[..HDR].to_vec();
+        // XZERO 0..=125, ZERO(1) 126, VAL(3,1) 127, VAL(3,1) 128 (an unfused
+        // pair), XZERO 129..=16383.
+        a.extend_from_slice(&[0x40, 125, 0x00, val(3, 1), val(3, 1), 0x7f, 0x7e]);
+        assert!(validate(&a).is_ok());
+        let mut b = a.clone();
+        let mut idx = Index::build(&a);
+        let r1 = set_indexed(&mut a, 126, 5, 3000, &mut idx);
+        let r2 = set(&mut b, 126, 5, 3000, &mut { Cursor::START });
+        assert_eq!((r1, r2), (Set::Changed, Set::Changed));
+        assert_eq!(a, b);
+        assert_eq!(a[HDR..], [0x40, 125, val(5, 1), val(3, 2), 0x7f, 0x7e]);
+        assert!(index_eq(&idx, &Index::build(&a)));
+    }
+
+    /// The pair test behind `no_fusion`: adjacent VALs of one value, and
+    /// nothing else.
+    #[test]
+    fn fusable_pairs() {
+        let word = |b: &[u8]| {
+            let mut w = [0u8; 8];
+            w[..b.len()].copy_from_slice(b);
+            u64::from_le_bytes(w)
+        };
+        assert!(!fusable_pair(0));
+        assert!(fusable_pair(word(&[val(3, 1), val(3, 2)])));
+        assert!(fusable_pair(word(&[
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            val(32, 4),
+            val(32, 4)
+        ])));
+        assert!(!fusable_pair(word(&[val(3, 1), val(4, 1)])));
+        assert!(!fusable_pair(word(&[val(3, 1), 0, val(3, 1)])));
+        // A ZERO or XZERO byte whose low bits read like the VAL's value.
+        assert!(!fusable_pair(word(&[val(3, 1), 0x08, 0x48])));
+        assert!(!fusable_pair(word(&[0, 0, 0, 0, 0, 0, 0, val(7, 1)])));
+    }
+
     /// Indexed adds leave the same bytes as walks from the start, and the
     /// index stays what a fresh build gives.
     #[test]

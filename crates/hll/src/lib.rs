@@ -763,6 +763,35 @@ impl From<Hll> for Vec<u8> {
 mod tests {
     use super::*;
 
+    /// Equality and hashing follow the bytes: equal strings are equal and
+    /// hash alike, one more register set makes them differ.
+    #[test]
+    fn eq_and_hash_follow_the_bytes() {
+        extern crate std;
+        use core::hash::BuildHasher;
+        let (mut a, mut b) = (Hll::new(), Hll::new());
+        a.add(b"x");
+        b.add(b"x");
+        assert!(a == b);
+        let fixed = std::collections::hash_map::RandomState::new();
+        let h = |x: &Hll| fixed.hash_one(x);
+        assert_eq!(h(&a), h(&b));
+        b.add(b"y");
+        assert!(a != b);
+        assert_ne!(h(&a), h(&b));
+    }
+
+    /// A header with no body: long enough to be a HyperLogLog string, but
+    /// its sparse opcodes cover no registers (servers answer INVALIDOBJ);
+    /// one byte shorter it is not one (WRONGTYPE).
+    #[test]
+    fn header_only() {
+        let e = Hll::from_bytes(&EMPTY[..HDR]).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Corrupted);
+        let e = Hll::from_bytes(&EMPTY[..HDR - 1]).unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (ErrorKind::NotHll, HDR - 1));
+    }
+
     /// Small enough for Miri, which checks the uninitialised-buffer paths
     /// (the first dense input unpacked without a zeroed accumulator, the
     /// promotion packed into spare capacity) with the scalar kernels.

@@ -781,6 +781,36 @@ mod tests {
         assert_ne!(h(&a), h(&b));
     }
 
+    /// The conversions and formatting traits say what the type's docs say.
+    #[test]
+    fn conversions_and_formatting() {
+        extern crate std;
+        use std::format;
+        let mut h = Hll::new();
+        h.add(b"a");
+        let bytes = h.as_bytes().to_vec();
+        assert_eq!(AsRef::<[u8]>::as_ref(&h), &bytes[..]);
+        assert_eq!(Hll::try_from(&bytes[..]).unwrap(), h);
+        assert_eq!(Hll::try_from(bytes.clone()).unwrap(), h);
+        assert!(Hll::try_from(&bytes[..15]).is_err());
+        assert!(Hll::try_from(bytes[..15].to_vec()).is_err());
+        assert_eq!(Vec::from(h.clone()), bytes);
+        assert_eq!(
+            format!("{h:?}"),
+            "Hll { encoding: \"sparse\", len: 21, cached_count: None, sparse_max_bytes: 3000 }"
+        );
+        let mut d = Hll::new().with_sparse_max_bytes(0);
+        d.add(b"a");
+        d.add(b"b");
+        assert_eq!(format!("{d}"), "dense (2 registers set)");
+        let e = Hll::from_bytes(b"HYL").unwrap_err();
+        assert_eq!(e.reason(), "shorter than the 16-byte header");
+        assert_eq!(
+            format!("{e}"),
+            "WRONGTYPE not a valid HyperLogLog string: shorter than the 16-byte header (at byte offset 3)"
+        );
+    }
+
     /// A header with no body: long enough to be a HyperLogLog string, but
     /// its sparse opcodes cover no registers (servers answer INVALIDOBJ);
     /// one byte shorter it is not one (WRONGTYPE).

@@ -45,3 +45,20 @@ impl<'de> Deserialize<'de> for Hll {
         d.deserialize_bytes(BytesVisitor)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::de::value::Error;
+
+    #[test]
+    fn owned_bytes_validated() {
+        let mut h = Hll::new();
+        h.add(b"a");
+        let v = h.as_bytes().to_vec();
+        assert_eq!(BytesVisitor.visit_byte_buf::<Error>(v.clone()).unwrap(), h);
+        assert!(BytesVisitor
+            .visit_byte_buf::<Error>(v[..15].to_vec())
+            .is_err());
+    }
+}

@@ -457,26 +457,6 @@ mod x86 {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    extern crate std;
-
-    /// Each count kernel is paired with the scan of its own name where one
-    /// exists, else with the best scan the CPU runs below it.
-    #[test]
-    fn scan_paired_by_name() {
-        let scans: std::vec::Vec<_> = simd_core::supported(&super::FIND)
-            .map(|k| k.name())
-            .collect();
-        for name in &scans {
-            assert_eq!(super::find_kernel(name).name(), *name);
-        }
-        assert_eq!(super::find_kernel("no such kernel").name(), "scalar");
-        #[cfg(target_arch = "x86_64")]
-        assert_eq!(super::find_kernel("popcnt").name(), "scalar");
-    }
-}
-
 /// Inputs up to this many bytes never reach the dispatcher: they are
 /// counted inline (words with CNT on aarch64, SWAR elsewhere). The value
 /// was measured on x86_64 before it got its own path; aarch64 and riscv64
@@ -524,4 +504,24 @@ fn count_words(bytes: &[u8], pop: impl Fn(u64) -> u64) -> u64 {
         n += pop(u64_le(bytes, len - 8) >> (8 * (8 - (len - at))));
     }
     n
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    /// Each count kernel is paired with the scan of its own name where one
+    /// exists, else with the best scan the CPU runs below it.
+    #[test]
+    fn scan_paired_by_name() {
+        let scans: std::vec::Vec<_> = simd_core::supported(&super::FIND)
+            .map(|k| k.name())
+            .collect();
+        for name in &scans {
+            assert_eq!(super::find_kernel(name).name(), *name);
+        }
+        assert_eq!(super::find_kernel("no such kernel").name(), "scalar");
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(super::find_kernel("popcnt").name(), "scalar");
+    }
 }

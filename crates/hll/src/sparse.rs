@@ -801,36 +801,41 @@ mod tests {
     /// the new VAL, not at the old offset shifted.
     #[test]
     fn shrink_at_block_start() {
-        let mut a = crate::EMPTY[..HDR].to_vec();
         // XZERO 0..=127, XZERO(1) 128, XZERO 129..=16383.
-        a.extend_from_slice(&[0x40, 127, 0x40, 0, 0x7f, 0x7e]);
-        assert!(validate(&a).is_ok());
-        let mut b = a.clone();
-        let mut idx = Index::build(&a);
-        let r1 = set_indexed(&mut a, 128, 5, 3000, &mut idx);
-        let r2 = set(&mut b, 128, 5, 3000, &mut { Cursor::START });
-        assert_eq!((r1, r2), (Set::Changed, Set::Changed));
-        assert_eq!(a, b);
-        assert_eq!(a[HDR..], [0x40, 127, val(5, 1), 0x7f, 0x7e]);
-        assert!(index_eq(&idx, &Index::build(&a)));
+        raise_both_ways(
+            &[0x40, 127, 0x40, 0, 0x7f, 0x7e],
+            (128, 5),
+            &[0x40, 127, val(5, 1), 0x7f, 0x7e],
+        );
     }
 
     /// A merge-pass fusion after the edited opcode, of a pair whose second
     /// VAL starts a block: that block's checkpoint moves to the fused VAL.
     #[test]
     fn fusion_after_the_edit_at_block_start() {
-        let mut a = crate::EMPTY[..HDR].to_vec();
         // XZERO 0..=125, ZERO(1) 126, VAL(3,1) 127, VAL(3,1) 128 (an unfused
         // pair), XZERO 129..=16383.
-        a.extend_from_slice(&[0x40, 125, 0x00, val(3, 1), val(3, 1), 0x7f, 0x7e]);
+        raise_both_ways(
+            &[0x40, 125, 0x00, val(3, 1), val(3, 1), 0x7f, 0x7e],
+            (126, 5),
+            &[0x40, 125, val(5, 1), val(3, 2), 0x7f, 0x7e],
+        );
+    }
+
+    /// Sets register `index` to `count` in the sparse string with opcodes
+    /// `body`, through the index and by a walk from the start: both change
+    /// it into `want`, and the index then equals a fresh build.
+    fn raise_both_ways(body: &[u8], (index, count): (usize, u8), want: &[u8]) {
+        let mut a = crate::EMPTY[..HDR].to_vec();
+        a.extend_from_slice(body);
         assert!(validate(&a).is_ok());
         let mut b = a.clone();
         let mut idx = Index::build(&a);
-        let r1 = set_indexed(&mut a, 126, 5, 3000, &mut idx);
-        let r2 = set(&mut b, 126, 5, 3000, &mut { Cursor::START });
+        let r1 = set_indexed(&mut a, index, count, 3000, &mut idx);
+        let r2 = set(&mut b, index, count, 3000, &mut { Cursor::START });
         assert_eq!((r1, r2), (Set::Changed, Set::Changed));
         assert_eq!(a, b);
-        assert_eq!(a[HDR..], [0x40, 125, val(5, 1), val(3, 2), 0x7f, 0x7e]);
+        assert_eq!(a[HDR..], *want);
         assert!(index_eq(&idx, &Index::build(&a)));
     }
 

@@ -98,6 +98,8 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                     "clippy",
                     "--workspace",
                     "--all-targets",
+                    "--features",
+                    "hll/serde",
                     "--",
                     "-D",
                     "warnings",
@@ -172,8 +174,17 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
     );
     add(
         "test-native",
-        "cargo test --workspace (native, no ceiling, doctests)",
-        Box::new(|_, log| test_cell(log, &[], None, &["test", "--workspace"])),
+        "cargo test --workspace (native, no ceiling, doctests, hll's serde feature)",
+        Box::new(|_, log| {
+            // hll's `serde` support is an optional feature no workspace
+            // member turns on: without it its tests compile to nothing.
+            test_cell(
+                log,
+                &[],
+                None,
+                &["test", "--workspace", "--features", "hll/serde"],
+            )
+        }),
     );
     if matches!(ctx.host_arch, "x86_64") {
         let detected = detected_level(&ctx.root);

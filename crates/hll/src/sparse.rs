@@ -787,12 +787,26 @@ mod tests {
         let mut b = a.clone();
         let mut idx = Index::build(&a);
         for (i, c) in [(127, 4), (128, 5), (126, 6)] {
-            let r1 = set_indexed(&mut a, i, c, 3000, &mut idx);
-            let r2 = set(&mut b, i, c, 3000, &mut { Cursor::START });
-            assert_eq!(r1, r2);
-            assert_eq!(a, b, "set({i}, {c})");
-            assert!(index_eq(&idx, &Index::build(&a)), "set({i}, {c})");
+            set_both_ways(&mut a, &mut b, &mut idx, (i, c));
         }
+    }
+
+    /// Sets register `i` to `c` (limit 3000) in `a` through `idx` and in `b`
+    /// by a walk from the start: same answer, same bytes, and `idx` then
+    /// equals a fresh build.
+    #[track_caller]
+    fn set_both_ways(
+        a: &mut Vec<u8>,
+        b: &mut Vec<u8>,
+        idx: &mut Index,
+        (i, c): (usize, u8),
+    ) -> Set {
+        let r1 = set_indexed(a, i, c, 3000, idx);
+        let r2 = set(b, i, c, 3000, &mut { Cursor::START });
+        assert_eq!(r1, r2);
+        assert_eq!(a, b, "set({i}, {c})");
+        assert!(index_eq(idx, &Index::build(a)), "set({i}, {c})");
+        r1
     }
 
     /// A non-canonical XZERO of one register at a block's first register,
@@ -825,18 +839,14 @@ mod tests {
     /// Sets register `index` to `count` in the sparse string with opcodes
     /// `body`, through the index and by a walk from the start: both change
     /// it into `want`, and the index then equals a fresh build.
-    fn raise_both_ways(body: &[u8], (index, count): (usize, u8), want: &[u8]) {
+    fn raise_both_ways(body: &[u8], edit: (usize, u8), want: &[u8]) {
         let mut a = crate::EMPTY[..HDR].to_vec();
         a.extend_from_slice(body);
         assert!(validate(&a).is_ok());
         let mut b = a.clone();
         let mut idx = Index::build(&a);
-        let r1 = set_indexed(&mut a, index, count, 3000, &mut idx);
-        let r2 = set(&mut b, index, count, 3000, &mut { Cursor::START });
-        assert_eq!((r1, r2), (Set::Changed, Set::Changed));
-        assert_eq!(a, b);
+        assert_eq!(set_both_ways(&mut a, &mut b, &mut idx, edit), Set::Changed);
         assert_eq!(a[HDR..], *want);
-        assert!(index_eq(&idx, &Index::build(&a)));
     }
 
     /// The pair test behind `no_fusion`: adjacent VALs of one value, and

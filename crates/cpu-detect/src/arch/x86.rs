@@ -155,39 +155,62 @@ mod tests {
         }
     }
 
+    /// Each x86 flag: std's name for it, Linux's name in `/proc/cpuinfo`,
+    /// our answer, and std's own run-time answer (its own CPUID and XGETBV
+    /// reader).
+    #[cfg(feature = "std")]
+    fn flags(f: &Features) -> [(&'static str, &'static str, bool, bool); 16] {
+        extern crate std;
+        use std::is_x86_feature_detected as std_has;
+        [
+            ("sse2", "sse2", f.sse2, std_has!("sse2")),
+            ("ssse3", "ssse3", f.ssse3, std_has!("ssse3")),
+            ("sse4.1", "sse4_1", f.sse41, std_has!("sse4.1")),
+            ("sse4.2", "sse4_2", f.sse42, std_has!("sse4.2")),
+            ("popcnt", "popcnt", f.popcnt, std_has!("popcnt")),
+            ("avx", "avx", f.avx, std_has!("avx")),
+            ("avx2", "avx2", f.avx2, std_has!("avx2")),
+            ("bmi1", "bmi1", f.bmi1, std_has!("bmi1")),
+            ("bmi2", "bmi2", f.bmi2, std_has!("bmi2")),
+            ("avx512f", "avx512f", f.avx512f, std_has!("avx512f")),
+            ("avx512bw", "avx512bw", f.avx512bw, std_has!("avx512bw")),
+            ("avx512vl", "avx512vl", f.avx512vl, std_has!("avx512vl")),
+            (
+                "avx512vpopcntdq",
+                "avx512_vpopcntdq",
+                f.avx512vpopcntdq,
+                std_has!("avx512vpopcntdq"),
+            ),
+            (
+                "avx512bitalg",
+                "avx512_bitalg",
+                f.avx512bitalg,
+                std_has!("avx512bitalg"),
+            ),
+            (
+                "avx512vbmi",
+                "avx512vbmi",
+                f.avx512vbmi,
+                std_has!("avx512vbmi"),
+            ),
+            (
+                "avx512vbmi2",
+                "avx512_vbmi2",
+                f.avx512vbmi2,
+                std_has!("avx512vbmi2"),
+            ),
+        ]
+    }
+
     /// Every flag agrees with the standard library's own run-time
-    /// detection (its own CPUID and XGETBV reader).
+    /// detection.
     #[test]
     #[cfg(feature = "std")]
     #[cfg_attr(miri, ignore = "Miri cannot run CPUID")]
     fn features_agree_with_std() {
-        extern crate std;
-        use std::is_x86_feature_detected as std_has;
         // Through the public, cached path (`arch::detect`, `init`).
         let f = crate::features();
-        let flags = [
-            ("sse2", f.sse2, std_has!("sse2")),
-            ("ssse3", f.ssse3, std_has!("ssse3")),
-            ("sse4.1", f.sse41, std_has!("sse4.1")),
-            ("sse4.2", f.sse42, std_has!("sse4.2")),
-            ("popcnt", f.popcnt, std_has!("popcnt")),
-            ("avx", f.avx, std_has!("avx")),
-            ("avx2", f.avx2, std_has!("avx2")),
-            ("bmi1", f.bmi1, std_has!("bmi1")),
-            ("bmi2", f.bmi2, std_has!("bmi2")),
-            ("avx512f", f.avx512f, std_has!("avx512f")),
-            ("avx512bw", f.avx512bw, std_has!("avx512bw")),
-            ("avx512vl", f.avx512vl, std_has!("avx512vl")),
-            (
-                "avx512vpopcntdq",
-                f.avx512vpopcntdq,
-                std_has!("avx512vpopcntdq"),
-            ),
-            ("avx512bitalg", f.avx512bitalg, std_has!("avx512bitalg")),
-            ("avx512vbmi", f.avx512vbmi, std_has!("avx512vbmi")),
-            ("avx512vbmi2", f.avx512vbmi2, std_has!("avx512vbmi2")),
-        ];
-        for (name, ours, theirs) in flags {
+        for (name, _, ours, theirs) in flags(f) {
             assert_eq!(ours, theirs, "{name}");
         }
         assert_eq!(f.misaligned_scalar, MisalignedAccess::Fast);
@@ -217,28 +240,12 @@ mod tests {
                 (k.trim() == key).then(|| v.trim().to_string())
             })
         };
-        let flags = field("flags").unwrap_or_default();
-        let has = |flag: &str| flags.split_whitespace().any(|x| x == flag);
+        let listed = field("flags").unwrap_or_default();
+        let has = |flag: &str| listed.split_whitespace().any(|x| x == flag);
         let f = detect();
-        let same = [
-            ("ssse3", f.ssse3),
-            ("sse4_1", f.sse41),
-            ("sse4_2", f.sse42),
-            ("popcnt", f.popcnt),
-            ("avx", f.avx),
-            ("avx2", f.avx2),
-            ("bmi1", f.bmi1),
-            ("bmi2", f.bmi2),
-            ("avx512f", f.avx512f),
-            ("avx512bw", f.avx512bw),
-            ("avx512vl", f.avx512vl),
-            ("avx512_vpopcntdq", f.avx512vpopcntdq),
-            ("avx512_bitalg", f.avx512bitalg),
-            ("avx512vbmi", f.avx512vbmi),
-            ("avx512_vbmi2", f.avx512vbmi2),
-        ]
-        .iter()
-        .all(|&(flag, ours)| has(flag) == ours);
+        let same = flags(&f)
+            .iter()
+            .all(|&(_, linux, ours, _)| has(linux) == ours);
         if !same {
             std::println!("/proc/cpuinfo describes another CPU (qemu-user?): skipped");
             return;

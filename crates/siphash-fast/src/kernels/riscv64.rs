@@ -124,3 +124,33 @@ fn siphash_rv64_word_blocks<const C: usize, const FOLD: bool>(s: &mut State, dat
         s.compress::<C>(if FOLD { scalar::fold_ascii(m) } else { m });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The policy for every answer the kernel can get about misaligned
+    /// loads (qemu-user reports one of them; the others are set here):
+    /// listed unless the kernel reports them unsupported, preferred only
+    /// where they are fast.
+    #[test]
+    fn policy_for_each_misaligned_access() {
+        use MisalignedAccess::*;
+        for (access, listed, chosen) in [
+            (Unknown, true, false),
+            (Emulated, true, false),
+            (Slow, true, false),
+            (Fast, true, true),
+            (Unsupported, false, false),
+        ] {
+            let mut f = Features::default();
+            f.misaligned_scalar = access;
+            assert_eq!(runs(&f), listed && cfg!(target_os = "linux"), "{access:?}");
+            assert_eq!(
+                preferred(&f),
+                chosen && cfg!(target_os = "linux"),
+                "{access:?}"
+            );
+        }
+    }
+}

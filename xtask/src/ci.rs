@@ -22,7 +22,7 @@ Each cell's full output goes to target/ci/<cell>.log; a failing cell prints
 the end of its log.
 
 A build directory that only one cell or one run of cells uses (the MSRV
-check, each cross target, ASan, Miri, fuzz, package) is removed once its last
+check, each cross target, the x86-64-v3/v4 builds, ASan, Miri, fuzz, package) is removed once its last
 cell has ended, and incremental compilation is off (CARGO_INCREMENTAL=0), so
 that a whole run needs about 2 GB of free disk for its builds (1.7 GB
 measured) rather than the sum of all of them (over 6 GB); the free space is
@@ -257,6 +257,63 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                             "benches",
                         ],
                     )
+                }),
+            );
+        }
+        // The whole workspace built with an x86-64 feature level enabled at
+        // compile time (what `-C target-cpu=native` gives on such CPUs):
+        // memeq then inlines its AVX2 (v3) or AVX-512 (v4) short paths with
+        // no class byte, `cfg(target_feature)` arms no other cell compiles,
+        // and feature tests answer from the build. `--target` keeps the
+        // flags off build scripts and proc macros, which run on the host.
+        // v3 runs under qemu's Haswell (any host); v4 needs AVX-512
+        // hardware (qemu 7.2 has none), so it runs natively or not at all.
+        for (level, qemu_cpu) in [("v3", Some("Haswell")), ("v4", None)] {
+            add(
+                &format!("test-x86-64-{level}"),
+                &match qemu_cpu {
+                    Some(cpu) => format!(
+                        "tests built with -C target-cpu=x86-64-{level} under qemu-x86_64 -cpu {cpu}"
+                    ),
+                    None => format!(
+                        "tests built with -C target-cpu=x86-64-{level}, native (AVX-512 hosts)"
+                    ),
+                },
+                Box::new(move |_, log| {
+                    const X86: &str = "x86_64-unknown-linux-gnu";
+                    let flags = format!("-C target-cpu=x86-64-{level}");
+                    let dir = format!("target/x86-64-{level}");
+                    let runner;
+                    let mut env = vec![
+                        (
+                            "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUSTFLAGS",
+                            flags.as_str(),
+                        ),
+                        ("CARGO_TARGET_DIR", dir.as_str()),
+                    ];
+                    if let Some(cpu) = qemu_cpu {
+                        if let Some(why) = need_qemu(&["qemu-user"], "qemu-x86_64", log) {
+                            return Outcome::Skipped(why);
+                        }
+                        runner = format!("qemu-x86_64 -cpu {cpu}");
+                        env.push(("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER", &runner));
+                        env.push(("KVPRIMS_EXPECT_SPLIT_256", "0"));
+                    } else if !host_has_x86_64_v4() {
+                        return Outcome::Skipped(
+                            "the host lacks AVX-512 F/BW/CD/DQ/VL (x86-64-v4)".into(),
+                        );
+                    }
+                    let mut args = vec![
+                        "test",
+                        "--workspace",
+                        "--lib",
+                        "--tests",
+                        "--examples",
+                        "--target",
+                        X86,
+                    ];
+                    args.extend(CROSS_EXCLUDES);
+                    test_cell(log, &env, Some((X86, "")), &args)
                 }),
             );
         }
@@ -823,11 +880,30 @@ fn forget_packaged(crates: &[String], log: &Path) {
     }
 }
 
+/// Whether this host runs code built for x86-64-v4 (AVX-512 F, BW, CD, DQ,
+/// VL on top of v3, which every such CPU has).
+fn host_has_x86_64_v4() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512cd")
+            && std::is_x86_feature_detected!("avx512dq")
+            && std::is_x86_feature_detected!("avx512vl")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// Build directories that no cell after `cell` reads: removed when it ends
 /// (cells always run in the order of [`cells`]).
 fn scratch_after(cell: &str) -> &'static [&'static str] {
     match cell {
         "msrv" => &["target/msrv"],
+        "test-x86-64-v3" => &["target/x86-64-v3"],
+        "test-x86-64-v4" => &["target/x86-64-v4"],
         "qemu-aarch64" => &["target/aarch64-unknown-linux-gnu"],
         // clippy-riscv64, qemu-riscv64 and the disassembly check share it.
         "riscv64-disasm" => &["target/riscv64gc-unknown-linux-gnu"],

@@ -303,17 +303,7 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                             "the host lacks AVX-512 F/BW/CD/DQ/VL (x86-64-v4)".into(),
                         );
                     }
-                    let mut args = vec![
-                        "test",
-                        "--workspace",
-                        "--lib",
-                        "--tests",
-                        "--examples",
-                        "--target",
-                        X86,
-                    ];
-                    args.extend(CROSS_EXCLUDES);
-                    test_cell(log, &env, Some((X86, "")), &args)
+                    test_cell(log, &env, Some((X86, "")), &target_test_args(X86))
                 }),
             );
         }
@@ -632,6 +622,14 @@ fn cross_cell(
         "CARGO_TARGET_{}_RUNNER",
         target.to_uppercase().replace('-', "_")
     );
+    let mut env = vec![(var.as_str(), runner)];
+    env.extend_from_slice(extra_env);
+    test_cell(log, &env, Some((target, runner)), &target_test_args(target))
+}
+
+/// `cargo test` of the workspace's libraries, tests and examples for
+/// `target` (xtask and benches left out: they are host tools).
+fn target_test_args(target: &str) -> Vec<&str> {
     let mut args = vec![
         "test",
         "--workspace",
@@ -642,9 +640,7 @@ fn cross_cell(
         target,
     ];
     args.extend(CROSS_EXCLUDES);
-    let mut env = vec![(var.as_str(), runner)];
-    env.extend_from_slice(extra_env);
-    test_cell(log, &env, Some((target, runner)), &args)
+    args
 }
 
 /// Runs the cpu-detect report under the same configuration (so the log and

@@ -525,3 +525,45 @@ mod tests {
         assert_eq!(super::find_kernel("popcnt").name(), "scalar");
     }
 }
+
+#[cfg(test)]
+mod needs {
+    /// Each kernel's feature test asks for exactly the features the kernel
+    /// uses (a CPU with part of a set, AVX-512F without VPOPCNTDQ say,
+    /// exists even where the test machine has all or none of it).
+    #[test]
+    fn feature_tests_state_each_kernels_needs() {
+        use simd_core::testing::assert_kernel_needs;
+        #[cfg(target_arch = "x86_64")]
+        {
+            assert_kernel_needs(
+                &super::COUNT,
+                &[
+                    ("avx512", &["avx512f", "avx512bw", "avx512vpopcntdq"]),
+                    ("avx2", &["avx2", "popcnt"]),
+                    ("popcnt", &["popcnt"]),
+                    ("scalar", &[]),
+                ],
+            );
+            assert_kernel_needs(
+                &super::FIND,
+                &[
+                    ("avx512", &["avx512f", "avx512bw"]),
+                    ("avx2", &["avx2"]),
+                    ("scalar", &[]),
+                ],
+            );
+        }
+        #[cfg(target_arch = "aarch64")]
+        {
+            let table: &[(&str, &[&str])] = &[("neon", &["neon"]), ("scalar", &[])];
+            assert_kernel_needs(&super::COUNT, table);
+            assert_kernel_needs(&super::FIND, table);
+        }
+        #[cfg(target_arch = "riscv64")]
+        {
+            assert_kernel_needs(&super::COUNT, &[("zbb", &["zbb"]), ("scalar", &[])]);
+            assert_kernel_needs(&super::FIND, &[("scalar", &[])]);
+        }
+    }
+}

@@ -354,3 +354,32 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod needs {
+    /// Each kernel set's feature test asks for exactly the features its
+    /// kernels use, in all six lists (a CPU with part of a set, AVX-512F
+    /// without VBMI say, exists even where the test machine has all or
+    /// none of it).
+    #[test]
+    fn feature_tests_state_each_sets_needs() {
+        use simd_core::testing::assert_kernel_needs;
+        #[cfg(target_arch = "x86_64")]
+        let table: &[(&str, &[&str])] = &[
+            ("avx512", &["avx2", "avx512f", "avx512bw", "avx512vbmi"]),
+            ("avx2-pext", &["avx2", "bmi2"]),
+            ("avx2", &["avx2"]),
+            ("scalar", &[]),
+        ];
+        #[cfg(target_arch = "aarch64")]
+        let table: &[(&str, &[&str])] = &[("neon", &["neon"]), ("scalar", &[])];
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        let table: &[(&str, &[&str])] = &[("scalar", &[])];
+        assert_kernel_needs(super::UNPACK_MAX, table);
+        assert_kernel_needs(super::UNPACK, table);
+        assert_kernel_needs(super::PACK, table);
+        assert_kernel_needs(super::HIST_DENSE, table);
+        assert_kernel_needs(super::HIST_RAW, table);
+        assert_kernel_needs(super::UNION, table);
+    }
+}

@@ -664,3 +664,26 @@ pub(crate) unsafe fn cmp_upto64(
     // SAFETY: forwarded.
     return unsafe { scalar::cmp_upto64(a, b, n, la, lb) };
 }
+
+#[cfg(test)]
+mod needs {
+    /// Each kernel's feature test asks for exactly the features the kernel
+    /// uses, in both lists (a CPU with part of a set, AVX-512F without VL
+    /// say, exists even where the test machine has all or none of it).
+    #[test]
+    fn feature_tests_state_each_kernels_needs() {
+        #[cfg(target_arch = "x86_64")]
+        let table: &[(&str, &[&str])] = &[
+            ("avx512", &["avx512f", "avx512bw", "avx512vl", "bmi2"]),
+            ("avx2", &["avx2"]),
+            ("sse2", &[]),
+            ("scalar", &[]),
+        ];
+        #[cfg(target_arch = "aarch64")]
+        let table: &[(&str, &[&str])] = &[("neon", &["neon"]), ("scalar", &[])];
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        let table: &[(&str, &[&str])] = &[("scalar", &[])];
+        simd_core::testing::assert_kernel_needs(super::EQ, table);
+        simd_core::testing::assert_kernel_needs(super::MISMATCH, table);
+    }
+}

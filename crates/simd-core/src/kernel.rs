@@ -80,10 +80,17 @@ impl<F: Copy> Candidate<F> {
         self.level
     }
 
+    /// Whether the kernel's feature test holds for `f` (any CPU's features,
+    /// not only the running one's): for tests that state which features
+    /// each kernel needs.
+    pub fn supported_on(&self, f: &Features) -> bool {
+        (self.supported)(f)
+    }
+
     /// A handle if the running CPU supports this kernel (ignoring the
     /// ceiling), else `None`.
     pub fn check(&self) -> Option<Kernel<F>> {
-        if (self.supported)(cpu_detect::features()) {
+        if self.supported_on(cpu_detect::features()) {
             Some(Kernel {
                 name: self.name,
                 level: self.level,

@@ -225,6 +225,80 @@ pub fn for_each_len_fenced(max_len: usize, seed: u64, mut check: impl FnMut(&[u8
     }
 }
 
+/// Sets the boolean feature flag `name` (a [`crate::Features`] field name,
+/// e.g. `"avx512bw"`) of `f` to `on`.
+///
+/// # Panics
+/// If `name` is not a boolean field of [`crate::Features`].
+pub fn set_feature(f: &mut crate::Features, name: &str, on: bool) {
+    let flag = match name {
+        "sse2" => &mut f.sse2,
+        "ssse3" => &mut f.ssse3,
+        "sse41" => &mut f.sse41,
+        "sse42" => &mut f.sse42,
+        "popcnt" => &mut f.popcnt,
+        "avx" => &mut f.avx,
+        "avx2" => &mut f.avx2,
+        "bmi1" => &mut f.bmi1,
+        "bmi2" => &mut f.bmi2,
+        "avx512f" => &mut f.avx512f,
+        "avx512bw" => &mut f.avx512bw,
+        "avx512vl" => &mut f.avx512vl,
+        "avx512vpopcntdq" => &mut f.avx512vpopcntdq,
+        "avx512bitalg" => &mut f.avx512bitalg,
+        "avx512vbmi" => &mut f.avx512vbmi,
+        "avx512vbmi2" => &mut f.avx512vbmi2,
+        "neon" => &mut f.neon,
+        "sve" => &mut f.sve,
+        "zbb" => &mut f.zbb,
+        "v" => &mut f.v,
+        _ => panic!("no feature flag named {name:?}"),
+    };
+    *flag = on;
+}
+
+/// Checks a crate's candidate list against a table of kernel names (in
+/// list order) and the feature flags each one needs ([`assert_needs`]).
+///
+/// # Panics
+/// If a name, the list's length or a feature test disagrees.
+pub fn assert_kernel_needs<F: Copy>(list: &[crate::Candidate<F>], table: &[(&str, &[&str])]) {
+    let names: Vec<_> = list.iter().map(|c| c.name()).collect();
+    let want: Vec<_> = table.iter().map(|(name, _)| *name).collect();
+    assert_eq!(names, want);
+    for (candidate, (_, needs)) in list.iter().zip(table) {
+        assert_needs(candidate, needs);
+    }
+}
+
+/// Checks that `candidate`'s feature test asks for exactly the flags in
+/// `needs` ([`crate::Features`] field names): it holds with those flags set
+/// and every other one clear, and fails with any one of them cleared. A
+/// CPU with a partial set (AVX-512F without BW, say) exists even where the
+/// test machine has all or none.
+///
+/// # Panics
+/// If the feature test disagrees, naming the flag.
+pub fn assert_needs<F: Copy>(candidate: &crate::Candidate<F>, needs: &[&str]) {
+    let mut all = crate::Features::default();
+    for name in needs {
+        set_feature(&mut all, name, true);
+    }
+    let who = candidate.name();
+    assert!(
+        candidate.supported_on(&all),
+        "{who}: not supported with {needs:?}"
+    );
+    for name in needs {
+        let mut less = all;
+        set_feature(&mut less, name, false);
+        assert!(
+            !candidate.supported_on(&less),
+            "{who}: supported without {name}"
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,6 +351,37 @@ mod tests {
             }
         }
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn needs_states_the_feature_test() {
+        // SAFETY: the function is safe to call on every CPU.
+        let list = unsafe {
+            [crate::Candidate::new(
+                "two",
+                crate::Level::Avx2,
+                |f| f.avx2 && f.bmi2,
+                random_bytes as fn(u64, usize) -> Vec<u8>,
+            )]
+        };
+        assert_needs(&list[0], &["avx2", "bmi2"]);
+        assert_kernel_needs(&list, &[("two", &["bmi2", "avx2"])]);
+        let renamed = std::panic::catch_unwind(|| assert_kernel_needs(&list, &[("one", &[])]));
+        assert!(renamed.is_err());
+        for wrong in [
+            &["avx2"][..],
+            &["avx2", "bmi2", "popcnt"][..],
+            &["bmi2"][..],
+        ] {
+            let caught = std::panic::catch_unwind(|| assert_needs(&list[0], wrong));
+            assert!(caught.is_err(), "{wrong:?}");
+        }
+        let mut f = crate::Features::default();
+        for name in ["sse2", "avx512vbmi2", "neon", "v"] {
+            set_feature(&mut f, name, true);
+        }
+        assert!(f.sse2 && f.avx512vbmi2 && f.neon && f.v && !f.avx2);
+        assert!(std::panic::catch_unwind(move || set_feature(&mut f, "avx3", true)).is_err());
     }
 
     #[test]

@@ -283,3 +283,24 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod needs {
+    /// Each kernel's feature test asks for exactly the features it uses (a
+    /// CPU with AVX-512F but no AVX2 exists only in emulators, but the test
+    /// states the contract). The riscv64 word kernel's test reads the
+    /// misaligned-access answer, no flag: see its own tests.
+    #[test]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    fn feature_tests_state_each_kernels_needs() {
+        #[cfg(target_arch = "x86_64")]
+        let table: &[(&str, &[&str])] = &[
+            ("avx512", &["avx512f", "avx2"]),
+            ("avx2", &["avx2"]),
+            ("scalar", &[]),
+        ];
+        #[cfg(target_arch = "aarch64")]
+        let table: &[(&str, &[&str])] = &[("neon", &["neon"]), ("scalar", &[])];
+        simd_core::testing::assert_kernel_needs(&super::ALL, table);
+    }
+}

@@ -22,11 +22,12 @@ Each cell's full output goes to target/ci/<cell>.log; a failing cell prints
 the end of its log.
 
 A build directory that only one cell or one run of cells uses (the MSRV
-check, each cross target, the x86-64-v3/v4 builds, ASan, Miri, fuzz, package) is removed once its last
-cell has ended, and incremental compilation is off (CARGO_INCREMENTAL=0), so
-that a whole run needs about 2 GB of free disk for its builds (1.7 GB
-measured) rather than the sum of all of them (over 6 GB); the free space is
-printed at the start and the end.
+check, each cross target, the x86-64-v3/v4 builds, ASan, Miri, fuzz,
+package) is removed once its last cell has ended, and incremental
+compilation is off (CARGO_INCREMENTAL=0), so that a whole run needs about
+2 GB of free disk for its builds (1.7 GB measured) rather than the sum of
+all of them (over 6 GB); the free space is printed at the start and the
+end.
 
 Options:
   --only LIST    run only these cells (comma-separated names, see --list)

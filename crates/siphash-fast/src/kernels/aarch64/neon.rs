@@ -176,16 +176,3 @@ pub(crate) fn batch<const C: usize, const D: usize>(
     }
     scalar::batch::<Native, C, D>(key, &inputs[whole..n], &mut out[whole..n]);
 }
-
-#[cfg(test)]
-mod tests {
-    /// Listed exactly when the features report NEON (every aarch64 Linux
-    /// CPU does, so the run-time list alone cannot show the check).
-    #[test]
-    fn supported_follows_the_neon_flag() {
-        let mut f = simd_core::Features::default();
-        assert!(!super::supported(&f));
-        f.neon = true;
-        assert!(super::supported(&f));
-    }
-}

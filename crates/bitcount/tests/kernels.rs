@@ -142,6 +142,37 @@ fn every_kernel_scans_repeated_odd_bytes() {
     }
 }
 
+/// A run of `skip` bytes of every length, then only other bytes: the
+/// vectors compared against `skip` then hold every count of leading equal
+/// lanes, down to the one where only lane 0 is equal (a mask of exactly 1).
+/// The tests above plant one or a few odd bytes in a sea of `skip`, so
+/// their masks always have most lanes set: a loop that tested its mask
+/// against 1 instead of all ones (`!= 1` for `!= -1`) passed them and
+/// fails here (shown with cargo-mutants on the `avx2` scan's block and
+/// tail tests).
+#[test]
+fn every_kernel_scans_a_run_then_other_bytes() {
+    let max = scaled(600, 40);
+    for k in bitcount::kernels() {
+        for skip in [0x00u8, 0xff] {
+            for off in 0..scaled(64, 3) {
+                for len in [max, max / 2] {
+                    for run in 0..=len {
+                        let mut buf = vec![!skip; off + len];
+                        buf[off..off + run].fill(skip);
+                        assert_eq!(
+                            k.find_not(&buf[off..], skip),
+                            run,
+                            "{} offset {off} len {len} run {run}",
+                            k.name()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Dispatched and per-kernel BITCOUNT/BITPOS ranges against the scalar
 /// kernel's answers, over random data with long runs of 0x00 / 0xff.
 #[test]

@@ -4,7 +4,8 @@
 //! 0..=300 with the first difference at every position (three alignment
 //! pairs, both directions of the differing byte); all length pairs up to 300
 //! with an equal prefix; unequal lengths with a difference at every position
-//! of the shorter; two equal differences a word or vector apart; every
+//! of the shorter; two equal differences a word or vector apart (and, in
+//! inputs up to 1089 bytes, any multiple of 32 apart); every
 //! start offset 0..64 for lengths up to 130; lengths of 257..=1089 with `a`
 //! at every offset from a 64-byte boundary.
 
@@ -119,6 +120,43 @@ fn twin_differences() {
                 b[p] ^= d;
                 b[p + s] ^= d;
                 p += if n <= 80 { 1 } else { 3 };
+            }
+        }
+    }
+}
+
+/// Twin differences past `twin_differences`' 300 bytes, where the long
+/// loops fold their blocks (AVX2: four 32-byte blocks per 128-byte step;
+/// AVX-512: four 64-byte blocks per 256-byte step from 512 bytes, then the
+/// blocks of the remainder): the second difference at every multiple of 32
+/// bytes after the first, and at every byte of the last 64 (where the last
+/// block, which ends at `n`, lines up with the others at no fixed
+/// distance). With `^` in place of `|` between the AVX-512 blocks' masks
+/// (found with cargo-mutants) the twins cancel; the shorter test never
+/// reaches that loop.
+#[test]
+fn twin_differences_long() {
+    let lens = [300usize, 513, 700, 1089];
+    let lens = &lens[..scaled(lens.len(), 1)];
+    let buf = random_bytes(13, 1200 + 128);
+    let base = buf.as_ptr().align_offset(64);
+    for &n in lens {
+        // `a` 64-byte aligned and not (the loops align their loads to it).
+        for oa in [0, 24] {
+            let a = &buf[base + oa..base + oa + n];
+            let mut b = a.to_vec();
+            for p in (0..n).step_by(scaled(5, 97)) {
+                let d = 1u8 << (p % 8);
+                for q in p + 1..n {
+                    if (q - p) % 32 != 0 && q + 64 < n {
+                        continue;
+                    }
+                    b[p] ^= d;
+                    b[q] ^= d;
+                    check(a, &b);
+                    b[p] ^= d;
+                    b[q] ^= d;
+                }
             }
         }
     }

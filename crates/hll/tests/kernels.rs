@@ -4,7 +4,7 @@
 //! every constant value.
 
 use hll::{Kernel, DENSE_BODY, REGISTERS};
-use simd_core::testing::{scaled, Rng};
+use simd_core::testing::{scaled, Guarded, Rng};
 
 fn scalar() -> Kernel {
     hll::kernels().find(|k| k.name() == "scalar").unwrap()
@@ -93,6 +93,73 @@ fn every_kernel_matches_scalar() {
     }
     assert_eq!(names.last(), Some(&"scalar"));
     println!("kernels checked: {names:?}");
+}
+
+/// `len` bytes of `g` against its upper fence (`back`) or its lower one.
+fn place(g: &mut Guarded, len: usize, back: bool) -> &mut [u8] {
+    if back {
+        g.back(len)
+    } else {
+        g.front(len)
+    }
+}
+
+/// Every kernel with each of its inputs and outputs flush against a guard
+/// page (see `simd_core::testing::Guarded`), all at the upper fences, then
+/// all at the lower ones: a load or a store of one byte before or after a
+/// dense body or a register array faults. The vector loops load whole
+/// vectors around each group of registers (the `avx2` unpack reads 32
+/// bytes from 4 before its group) and leave both ends to edge steps that
+/// stay inside. A loop running one step too far (`c <= last` for `c <
+/// last` in the `avx2` unpack, a mutant cargo-mutants found the other
+/// tests blind to, as the last edge step overwrites its output) reads 4
+/// bytes past the body and faults here. The answers equal the oracle's.
+#[test]
+fn every_kernel_stays_inside_its_buffers() {
+    let oracle = scalar();
+    let corpus = corpus();
+    let regs = corpus[0];
+    let dense = pack_ref(&regs);
+    let others: Vec<[u8; DENSE_BODY]> = corpus[1..3].iter().map(pack_ref).collect();
+    let mut want_union = [0u8; REGISTERS];
+    oracle.union(&[&dense, &others[0], &others[1]], &mut want_union);
+    let mut want_max = corpus[3];
+    oracle.unpack_max(&dense, &mut want_max);
+    let want_hist = oracle.histogram_raw(&regs);
+    let mut g: Vec<Guarded> = (0..4).map(|_| Guarded::new(REGISTERS)).collect();
+    let [ga, gb, gc, gout] = &mut g[..] else {
+        unreachable!()
+    };
+    for k in hll::kernels() {
+        let name = k.name();
+        for back in [true, false] {
+            // Registers in, a dense body out.
+            let r: &mut [u8; REGISTERS] = place(ga, REGISTERS, back).try_into().unwrap();
+            r.copy_from_slice(&regs);
+            let d: &mut [u8; DENSE_BODY] = place(gout, DENSE_BODY, back).try_into().unwrap();
+            k.pack(r, d);
+            assert_eq!(d[..], dense[..], "{name} pack, back {back}");
+            assert_eq!(k.histogram_raw(r), want_hist, "{name} histogram_raw");
+            // Dense bodies in, registers out.
+            let d: &mut [u8; DENSE_BODY] = place(ga, DENSE_BODY, back).try_into().unwrap();
+            d.copy_from_slice(&dense);
+            let b: &mut [u8; DENSE_BODY] = place(gb, DENSE_BODY, back).try_into().unwrap();
+            b.copy_from_slice(&others[0]);
+            let c: &mut [u8; DENSE_BODY] = place(gc, DENSE_BODY, back).try_into().unwrap();
+            c.copy_from_slice(&others[1]);
+            let out: &mut [u8; REGISTERS] = place(gout, REGISTERS, back).try_into().unwrap();
+            out.fill(0xff);
+            k.unpack(d, out);
+            assert_eq!(out[..], regs[..], "{name} unpack, back {back}");
+            out.copy_from_slice(&corpus[3]);
+            k.unpack_max(d, out);
+            assert_eq!(out[..], want_max[..], "{name} unpack_max, back {back}");
+            assert_eq!(k.histogram_dense(d), want_hist, "{name} histogram_dense");
+            out.fill(0xff);
+            k.union(&[d, b, c], out);
+            assert_eq!(out[..], want_union[..], "{name} union, back {back}");
+        }
+    }
 }
 
 /// `union` of 0..=9 dense bodies (the AVX2 kernel takes four per pass, so

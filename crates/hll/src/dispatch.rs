@@ -98,16 +98,19 @@ mod x86 {
     /// The AVX2 set with the `pext`-assisted pack; the other four kernels
     /// are AVX2's. It runs on any CPU with AVX2 and BMI2 (and is listed,
     /// hence tested, on all of them), but the dispatchers pick it only on
-    /// AMD from Zen 5 (family 0x1A) on, where it measured faster than the
-    /// `avx2` pack (see avx2_pext.rs). Zen 3 (family 0x19, as Zen 4) has
-    /// the same fast `pext` but measured the `avx2` pack faster
-    /// (PERFORMANCE.md, twenty-fourth session), Zen 1/2 and Hygon run
-    /// `pext` in microcode, so they and Intel keep the `avx2` set.
+    /// AMD Zen 4 (family 0x19 with AVX-512, told by
+    /// `splits_512bit_ops`) and from Zen 5 (family 0x1A) on, where it
+    /// measured faster than the `avx2` pack (see avx2_pext.rs). Those
+    /// cores run the `avx512` set unless a ceiling caps them at AVX2. Zen 3
+    /// (family 0x19 without AVX-512) has the same fast `pext` but measured
+    /// the `avx2` pack faster (PERFORMANCE.md, twenty-fourth session), Zen
+    /// 1/2 and Hygon run `pext` in microcode, so they and Intel keep the
+    /// `avx2` set.
     pub(super) const AVX2_PEXT: Set = Set {
         name: "avx2-pext",
         level: Level::Avx2,
         supported: |f| f.avx2 && f.bmi2,
-        preferred: |f| f.vendor == Vendor::Amd && f.family >= 0x1A,
+        preferred: |f| f.vendor == Vendor::Amd && (f.family >= 0x1A || f.splits_512bit_ops()),
         unpack_max: avx2::unpack_max,
         unpack: avx2::unpack,
         pack: avx2_pext::pack,
@@ -269,7 +272,7 @@ impl Kernel {
 
 /// Every kernel set the running CPU can run (ignoring the
 /// `CPU_DETECT_MAX_LEVEL` ceiling, and including sets the dispatchers pick
-/// only on other CPUs, such as `"avx2-pext"` outside AMD Zen 5 and later),
+/// only on other CPUs, such as `"avx2-pext"` outside AMD Zen 4 and later),
 /// best first, scalar last.
 ///
 /// ```
@@ -313,12 +316,13 @@ mod tests {
     use super::x86::{AVX2, AVX2_PEXT};
     use simd_core::{Features, Vendor};
 
-    /// The `pext` pack is picked only on AMD from Zen 5 on: Zen 1/2 and
-    /// Hygon microcode `pext`, Zen 3 measured the plain AVX2 pack faster
-    /// (Zen 4 shares its family, 0x19), and Intel keeps the plain AVX2 set.
-    /// It is listed (so tested) on every CPU with AVX2 and BMI2.
+    /// The `pext` pack is picked only on AMD Zen 4 and from Zen 5 on: Zen
+    /// 1/2 and Hygon microcode `pext`, Zen 3 (family 0x19 as Zen 4, told
+    /// apart by AVX-512) measured the plain AVX2 pack faster, and Intel
+    /// keeps the plain AVX2 set. It is listed (so tested) on every CPU with
+    /// AVX2 and BMI2.
     #[test]
-    fn pext_pack_picked_only_on_amd_zen5_and_later() {
+    fn pext_pack_picked_only_on_amd_zen4_and_later() {
         let cpu = |vendor, family| {
             let mut f = Features::default();
             f.avx2 = true;
@@ -330,6 +334,15 @@ mod tests {
         let picked = |f: &Features| (AVX2_PEXT.supported)(f) && (AVX2_PEXT.preferred)(f);
         assert!(picked(&cpu(Vendor::Amd, 0x1A)));
         assert!(picked(&cpu(Vendor::Amd, 0x1B)));
+        // Zen 4: family 0x19 with AVX-512 (still picked under a ceiling,
+        // which does not change the features).
+        let mut zen4 = cpu(Vendor::Amd, 0x19);
+        zen4.avx512f = true;
+        assert!(picked(&zen4));
+        // Intel with AVX-512 keeps the plain AVX2 set.
+        let mut intel512 = cpu(Vendor::Intel, 6);
+        intel512.avx512f = true;
+        assert!(!picked(&intel512));
         for (vendor, family) in [
             (Vendor::Amd, 0x19),
             (Vendor::Amd, 0x17),

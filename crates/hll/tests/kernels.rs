@@ -210,10 +210,11 @@ fn dispatcher_choice() {
     let k = hll::kernels().find(|k| k.name() == chosen).unwrap();
     assert!(max.includes(k.level()), "{chosen} under {max}");
     // The best allowed one is chosen, except that the `pext` pack's set is
-    // listed wherever AVX2 and BMI2 run it but picked only on AMD from Zen 5
-    // (family 0x1A) on.
+    // listed wherever AVX2 and BMI2 run it but picked only on AMD Zen 4
+    // (family 0x19 with AVX-512) and from Zen 5 (family 0x1A) on.
     let f = cpu_detect::features();
-    let pext_picked = f.vendor == cpu_detect::Vendor::Amd && f.family >= 0x1A;
+    let pext_picked =
+        f.vendor == cpu_detect::Vendor::Amd && (f.family >= 0x1A || f.splits_512bit_ops());
     let best = hll::kernels()
         .filter(|k| pext_picked || k.name() != "avx2-pext")
         .find(|k| max.includes(k.level()))

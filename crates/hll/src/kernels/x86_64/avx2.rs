@@ -316,6 +316,12 @@ unsafe fn join_fields([a, b]: [__m256i; 2]) -> __m256i {
 /// Packs the 32 registers at `p` (low 6 bits of each byte): each 128-bit
 /// lane's 16 registers become its bytes 0..12 (bytes 12..16 are junk).
 ///
+/// The junk is copies of byte 12, not zeros: with zeros there (`pshufb`
+/// index -1) LLVM knows the top dword of the high lane is zero, and after
+/// the `pext` pack's `vpermd` (which moves it to the top) it added a
+/// `vpblendd` with zero, one more µop per step on the vector pipes that
+/// bound that kernel (4-5% on Zen 4, PERFORMANCE.md, thirty-third session).
+///
 /// # Safety
 /// AVX2; `p` valid for 32 bytes of reads.
 #[inline]
@@ -325,8 +331,8 @@ pub(super) unsafe fn pack_lanes(p: *const u8) -> __m256i {
     let pair = _mm256_set1_epi16(0x4001); // bytes (1, 64): r0 + 64 r1
     let quad = _mm256_set1_epi32(0x1000_0001); // words (1, 4096)
     let shuf = _mm256_setr_epi8(
-        0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, //
-        0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+        0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 12, 12, 12, 12, //
+        0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 12, 12, 12, 12,
     );
     // SAFETY: the caller vouches for 32 readable bytes.
     let x = _mm256_and_si256(unsafe { _mm256_loadu_si256(p.cast()) }, six);

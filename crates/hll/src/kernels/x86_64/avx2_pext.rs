@@ -1,28 +1,35 @@
-//! AVX2 + BMI2 pack for AMD cores from Zen 5 on: the AVX2 kernel's vector
+//! AVX2 + BMI2 pack for AMD cores from Zen 4 on: the AVX2 kernel's vector
 //! steps, each put in place with one lane-crossing `vpermd` and one 32-byte
 //! store (instead of two 16-byte stores), and between them a second
 //! stream on the integer side: `pext` with mask `0x3f3f..3f` packs eight
 //! registers (one `u64`) into the six bytes they take, one 8-byte store.
 //!
-//! Per 256 registers: six vector steps (192) and eight `pext` words (64),
+//! Per 256 registers: seven vector steps (224) and four `pext` words (32),
 //! 192 output bytes; each store writes a few junk bytes past its own
 //! (8 for a vector step, 2 for a word) that the next store overwrites.
 //!
-//! Why a separate kernel, and only on AMD Zen 5 and later. On Zen 5 (capped
-//! at AVX2) this measured ~14% faster than the AVX2 kernel: that one is
-//! bound by its two stores per 32 registers, while here the vector side
-//! stores once and the shuffle pipes (two on these cores) take the
-//! `vpermd`, leaving store slots for the integer stream. Zen 1/2 (family
+//! Why a separate kernel, and only on AMD Zen 4 and later. On Zen 5 (capped
+//! at AVX2) the first version (six steps and eight words) measured ~14%
+//! faster than the AVX2 kernel, and on Zen 4 this one measures 20-22%
+//! faster (PERFORMANCE.md, thirty-third session): that kernel is bound by
+//! its two stores per 32 registers (Zen 4 retires about one 32-byte store
+//! a cycle), while here the vector side stores once and the shuffle pipes
+//! (two on these cores) take the `vpermd`, leaving store slots for the
+//! integer stream. On Zen 4 the vector side is the limit (its four pipes
+//! carry five µops per step plus the store data), so it takes seven steps
+//! of eight and the `pext` stream, one a cycle, the rest. Zen 1/2 (family
 //! 0x17) and Hygon run `pext` in microcode (tens to hundreds of cycles),
 //! and Intel cores keep the AVX2 kernel: `vpermd` has one port there and
 //! `pext` shares a vector port. Measured on a Sapphire Rapids class Xeon
 //! (the Golden Cove core of Alder Lake's AVX2-only P-cores), min-of-N, this
 //! kernel enabled for the test: 481.7-493.7 ns against the AVX2 kernel's
 //! 448.2-460.5 ns (see PERFORMANCE.md, fifteenth session). On a real Zen 3
-//! (EPYC 7003, family 0x19, AVX2 only), for which it was first written,
-//! it lost too: min-of-N 486-531 ns against 429-452 in most runs, 347-364
-//! against 355-375 in the machine's fast phases (twenty-fourth session), so
-//! family 0x19 keeps the AVX2 kernel.
+//! (EPYC 7003, family 0x19 like Zen 4 but without AVX-512), for which it
+//! was first written, it lost too: min-of-N 486-531 ns against 429-452 in
+//! most runs, 347-364 against 355-375 in the machine's fast phases
+//! (twenty-fourth session), so Zen 3 keeps the AVX2 kernel. Those runs were
+//! of the six-step version, before its `vpermd` lost the blend LLVM had
+//! added (see `pack_lanes`).
 
 use super::avx2::pack_lanes;
 use crate::kernels::Uninit;
@@ -31,8 +38,8 @@ use core::arch::x86_64::*;
 
 /// Vector steps and `pext` words per iteration, registers and output bytes
 /// per iteration.
-const STEPS: usize = 6;
-const WORDS: usize = 8;
+const STEPS: usize = 7;
+const WORDS: usize = 4;
 const REGS: usize = 32 * STEPS + 8 * WORDS;
 const BYTES: usize = REGS / 4 * 3;
 
@@ -47,12 +54,13 @@ pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut Uninit<DENSE_BODY>)
     let last = REGISTERS / REGS - 1;
     for i in 0..last {
         // SAFETY: i < last: reads up to (i + 1) * REGS <= 16384 - 256,
-        // writes up to (i + 1) * BYTES + 2 <= 12288 - 190; AVX2 + BMI2.
+        // writes up to i * BYTES + 194 <= 12288 - 190; AVX2 + BMI2.
         unsafe { block::<WORDS>(src.add(i * REGS), out.add(i * BYTES)) };
     }
     // The last block's last word is cut to its six bytes.
     // SAFETY: reads last * REGS + 248 + 8 = 16384, writes up to last *
-    // BYTES + 186 + 6 = 12288; AVX2 + BMI2.
+    // BYTES + 186 + 6 = 12288 (the block's words end at 180 + 8); AVX2 +
+    // BMI2.
     unsafe {
         let (r, o) = (src.add(last * REGS), out.add(last * BYTES));
         block::<{ WORDS - 1 }>(r, o);
@@ -61,24 +69,24 @@ pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut Uninit<DENSE_BODY>)
     }
 }
 
-/// One block: the six vector steps of `r`'s first 192 registers to `o`,
-/// then `W` words of the next 64 (program order is output order, so each
+/// One block: the seven vector steps of `r`'s first 224 registers to `o`,
+/// then `W` words of the next 32 (program order is output order, so each
 /// store's junk bytes are overwritten by a later store).
 ///
 /// # Safety
-/// AVX2 and BMI2; `r` valid for 192 + 8W bytes of reads, `o` for
-/// 144 + 6W + 2 bytes of writes.
+/// AVX2 and BMI2; `r` valid for 224 + 8W bytes of reads, `o` for
+/// 168 + 6W + 2 bytes of writes.
 #[inline]
 #[target_feature(enable = "avx2,bmi2")]
 unsafe fn block<const W: usize>(r: *const u8, o: *mut u8) {
     let compact = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7);
     let mut v = [_mm256_setzero_si256(); STEPS];
     for (k, v) in v.iter_mut().enumerate() {
-        // SAFETY: 32k + 32 <= 192 bytes of r.
+        // SAFETY: 32k + 32 <= 224 bytes of r.
         *v = unsafe { pack_lanes(r.add(32 * k)) };
     }
     for (k, &v) in v.iter().enumerate() {
-        // SAFETY: 24k + 32 <= 152 <= 144 + 6W + 2 bytes of o (W >= 1).
+        // SAFETY: 24k + 32 <= 176 <= 168 + 6W + 2 bytes of o (W >= 1).
         unsafe {
             _mm256_storeu_si256(
                 o.add(24 * k).cast(),
@@ -87,7 +95,7 @@ unsafe fn block<const W: usize>(r: *const u8, o: *mut u8) {
         };
     }
     for j in 0..W {
-        // SAFETY: 192 + 8j + 8 <= 192 + 8W bytes of r; 144 + 6j + 8 <= 144
+        // SAFETY: 224 + 8j + 8 <= 224 + 8W bytes of r; 168 + 6j + 8 <= 168
         // + 6W + 2 bytes of o.
         unsafe { put_word(r.add(32 * STEPS + 8 * j), o.add(24 * STEPS + 6 * j)) };
     }

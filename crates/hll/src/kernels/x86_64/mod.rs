@@ -1,6 +1,6 @@
 //! x86-64 kernels: AVX2 (Valkey's layout, plus a windowed histogram), an
-//! AVX2 + BMI2 pack for AMD Zen 5 (family 0x1A) and later, and AVX-512 VBMI (byte
-//! permutes and multishift).
+//! AVX2 + BMI2 pack for AMD Zen 4 and later, and AVX-512 VBMI (byte permutes
+//! and multishift).
 
 pub(crate) mod avx2;
 pub(crate) mod avx2_pext;

@@ -27,9 +27,12 @@
 //! (EPYC 7003, family 0x19 like Zen 4 but without AVX-512), for which it
 //! was first written, it lost too: min-of-N 486-531 ns against 429-452 in
 //! most runs, 347-364 against 355-375 in the machine's fast phases
-//! (twenty-fourth session), so Zen 3 keeps the AVX2 kernel. Those runs were
-//! of the six-step version, before its `vpermd` lost the blend LLVM had
-//! added (see `pack_lanes`).
+//! (twenty-fourth session), so Zen 3 keeps the AVX2 kernel. The Intel and
+//! Zen 3 runs were of the six-step version, before its `vpermd` lost the
+//! blend LLVM had added (see `pack_lanes`); the current version on an
+//! Emerald Rapids Xeon (thirty-fourth session, eight runs) was faster than
+//! the AVX2 kernel in three, slower in three and level in two, so Intel
+//! still keeps the AVX2 kernel.
 
 use super::avx2::pack_lanes;
 use crate::kernels::Uninit;

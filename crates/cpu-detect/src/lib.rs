@@ -271,6 +271,28 @@ pub fn features() -> &'static Features {
     unsafe { &*DETECTED.value.get() }
 }
 
+/// The features of the running CPU if [`features`] has already detected
+/// them, else `None`; never detects.
+///
+/// For hot paths that only run after a detection (a kernel reached through
+/// a CPU-checked constructor): one load and a compare, inlined, where
+/// [`features`] also carries the call into the detection, which can cost a
+/// small caller its callee-saved registers.
+///
+/// ```
+/// let f = cpu_detect::features();
+/// assert_eq!(cpu_detect::features_if_detected(), Some(f));
+/// ```
+#[inline]
+pub fn features_if_detected() -> Option<&'static Features> {
+    if DETECTED.state.load(Ordering::Acquire) == READY {
+        // SAFETY: state is READY, as in `features`.
+        Some(unsafe { &*DETECTED.value.get() })
+    } else {
+        None
+    }
+}
+
 #[cold]
 fn init() {
     match DETECTED

@@ -83,6 +83,18 @@ fn pop4(block: &[u8; 256]) -> [__m512i; 4] {
     }
 }
 
+/// The lane-wise sums of the four accumulators and four block counts.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn add4(acc: [__m512i; 4], p: [__m512i; 4]) -> [__m512i; 4] {
+    [
+        _mm512_add_epi64(acc[0], p[0]),
+        _mm512_add_epi64(acc[1], p[1]),
+        _mm512_add_epi64(acc[2], p[2]),
+        _mm512_add_epi64(acc[3], p[3]),
+    ]
+}
+
 /// Inputs of at least this many bytes take [`count_long`], which first
 /// counts the bytes before the next 64-byte boundary with one masked load so
 /// that every full load of its loop is aligned: on Zen 5 a 64-byte load that
@@ -107,7 +119,8 @@ const _: () = assert!(ALIGN_MIN <= 512);
 /// ([`count_mid`]) straight-line code with no alignment; then
 /// [`count_long`]'s aligned loop, and from [`NEAR_MIN`] the same loop with
 /// software prefetch ([`count_streamed`]), kept apart so that the call
-/// prefetch's CPU test needs costs the shorter inputs no register saves
+/// into the CPU detection that the prefetch test makes costs the shorter
+/// inputs no register saves
 /// (thirty-fifth session, Emerald Rapids, min-of-N: 512 B with an aligned
 /// buffer 5.4 instead of 5.8 ns).
 ///
@@ -190,23 +203,15 @@ fn split_loads_cheap() -> bool {
 unsafe fn count_mid(bytes: &[u8]) -> u64 {
     debug_assert!((512..1024).contains(&bytes.len()));
     let (blocks, _) = bytes.as_chunks::<256>();
-    let [mut a0, mut a1, mut a2, mut a3] = pop4(&blocks[0]);
-    let [p0, p1, p2, p3] = pop4(&blocks[1]);
-    a0 = _mm512_add_epi64(a0, p0);
-    a1 = _mm512_add_epi64(a1, p1);
-    a2 = _mm512_add_epi64(a2, p2);
-    a3 = _mm512_add_epi64(a3, p3);
+    let mut acc = pop4(&blocks[0]);
+    acc = add4(acc, pop4(&blocks[1]));
     let mut done = 512;
     if let Some(block) = blocks.get(2) {
-        let [p0, p1, p2, p3] = pop4(block);
-        a0 = _mm512_add_epi64(a0, p0);
-        a1 = _mm512_add_epi64(a1, p1);
-        a2 = _mm512_add_epi64(a2, p2);
-        a3 = _mm512_add_epi64(a3, p3);
+        acc = add4(acc, pop4(block));
         done = 768;
     }
     // SAFETY: same CPU features.
-    unsafe { finish(done, bytes, [a0, a1, a2, a3]) }
+    unsafe { finish(done, bytes, acc) }
 }
 
 /// [`count`] from [`ALIGN_MIN`] bytes (from [`MID_MAX`] on Intel) to below
@@ -269,7 +274,7 @@ unsafe fn count_aligned<const STREAM: bool>(bytes: &[u8]) -> u64 {
     }
     let body = &bytes[head..];
     let (blocks, _) = body.as_chunks::<256>();
-    let [mut a0, mut a1, mut a2, mut a3] = [zero, zero, zero, first];
+    let mut acc = [zero, zero, zero, first];
     let prefetch = STREAM && body.len() >= PREFETCH_MIN;
     let near = STREAM && near_prefetch(body.len());
     for (b, block) in blocks.iter().enumerate() {
@@ -280,14 +285,10 @@ unsafe fn count_aligned<const STREAM: bool>(bytes: &[u8]) -> u64 {
         if prefetch {
             prefetch_block::<_MM_HINT_T1>(at.wrapping_add(PREFETCH_AHEAD));
         }
-        let [p0, p1, p2, p3] = pop4(block);
-        a0 = _mm512_add_epi64(a0, p0);
-        a1 = _mm512_add_epi64(a1, p1);
-        a2 = _mm512_add_epi64(a2, p2);
-        a3 = _mm512_add_epi64(a3, p3);
+        acc = add4(acc, pop4(block));
     }
     // SAFETY: same CPU features.
-    unsafe { finish(blocks.len() * 256, body, [a0, a1, a2, a3]) }
+    unsafe { finish(blocks.len() * 256, body, acc) }
 }
 
 /// Inputs of at least this many bytes (past the 32 MB L3 of the Zen 4 and
@@ -315,6 +316,7 @@ const NEAR_MIN: usize = 4 << 20;
 
 // Every prefetch starts at or above `NEAR_MIN`, where `count_streamed` runs.
 const _: () = assert!(NEAR_MIN <= PREFETCH_MIN);
+
 /// How far ahead of the loads the L1 prefetch reaches.
 const NEAR_AHEAD: usize = 256;
 

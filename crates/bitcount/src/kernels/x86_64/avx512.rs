@@ -120,9 +120,8 @@ const _: () = assert!(ALIGN_MIN <= 512);
 /// [`count_long`]'s aligned loop, and from [`NEAR_MIN`] the same loop with
 /// software prefetch ([`count_streamed`]), kept apart so that the call
 /// into the CPU detection that the prefetch test makes costs the shorter
-/// inputs no register saves
-/// (thirty-fifth session, Emerald Rapids, min-of-N: 512 B with an aligned
-/// buffer 5.4 instead of 5.8 ns).
+/// inputs no register saves (thirty-fifth session, Emerald Rapids,
+/// min-of-N: 512 B with an aligned buffer 5.4 instead of 5.8 ns).
 ///
 /// # Safety
 /// The CPU must support AVX-512F, AVX-512BW and AVX-512 VPOPCNTDQ.

@@ -542,6 +542,21 @@ mod tests {
         }
     }
 
+    /// The path choice follows its documented rule once the features are
+    /// detected: [`super::count_mid`] on Intel cores, the aligned loop
+    /// elsewhere (a speed choice only, so the counting tests cannot see it).
+    #[test]
+    fn split_loads_cheap_only_on_intel() {
+        let f = cpu_detect::features();
+        assert!(cpu_detect::features_if_detected().is_some());
+        assert_eq!(
+            super::split_loads_cheap(),
+            f.vendor == cpu_detect::Vendor::Intel,
+            "vendor {:?}",
+            f.vendor
+        );
+    }
+
     /// Both paths for 512..1024 bytes, called directly (the kernel picks
     /// one by vendor, so either may never run on the CI machine): every
     /// length at every offset, and against guard pages.

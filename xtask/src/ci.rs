@@ -22,12 +22,12 @@ Each cell's full output goes to target/ci/<cell>.log; a failing cell prints
 the end of its log.
 
 A build directory that only one cell or one run of cells uses (the MSRV
-check, each cross target, the x86-64-v3/v4 builds, ASan, Miri, fuzz,
-package) is removed once its last cell has ended, and incremental
-compilation is off (CARGO_INCREMENTAL=0), so that a whole run needs about
-2 GB of free disk for its builds (1.7 GB measured) rather than the sum of
-all of them (over 6 GB); the free space is printed at the start and the
-end.
+check, the minimal-versions copy, each cross target, the x86-64-v3/v4
+builds, ASan, Miri, fuzz, package) is removed once its last cell has
+ended, and incremental compilation is off (CARGO_INCREMENTAL=0), so that
+a whole run needs about 2 GB of free disk for its builds (1.7 GB
+measured) rather than the sum of all of them (over 6 GB); the free space
+is printed at the start and the end.
 
 Options:
   --only LIST    run only these cells (comma-separated names, see --list)
@@ -159,6 +159,11 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                 log,
             )
         }),
+    );
+    add(
+        "minimal-versions",
+        "the declared dependency lower bounds: every direct dependency at its oldest allowed version (nightly -Z direct-minimal-versions), build and the published crates' tests",
+        Box::new(|ctx, log| minimal_versions(&ctx.root, log)),
     );
     add(
         "doc",
@@ -578,6 +583,109 @@ fn detected_level(root: &Path) -> String {
         .to_string()
 }
 
+/// The `minimal-versions` cell's directory: a copy of the working tree
+/// (`ws/`) and its build directory (`target/`).
+const MINIMAL_TARGET: &str = "target/minimal-versions";
+
+/// The `minimal-versions` cell. A user's lockfile may hold any version that
+/// a manifest's requirement allows, so each lower bound written there (e.g.
+/// `libc = "0.2.155"`) must be one the crates build and pass their tests
+/// with. In a copy of the working tree (the repository's `Cargo.lock` is
+/// never touched), cargo resolves every direct dependency of every member
+/// to the oldest version its requirement allows (nightly's `-Z
+/// direct-minimal-versions`; the dependencies of those dependencies as
+/// usual), then the whole workspace is built and the published crates'
+/// tests run, with the stable toolchain. A requirement that allows a
+/// version another member's dependency cannot use fails the resolution.
+fn minimal_versions(root: &Path, log: &Path) -> Outcome {
+    if let Some(why) = ensure_nightly(&[], log) {
+        return Outcome::Skipped(why);
+    }
+    let dir = root.join(MINIMAL_TARGET);
+    let ws = dir.join("ws");
+    let _ = std::fs::remove_dir_all(&dir);
+    // Tracked files and untracked ones not ignored: the tree as it is now.
+    let Some(list) = util::output(
+        Command::new("git")
+            .args([
+                "ls-files",
+                "-z",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+            ])
+            .current_dir(root),
+    ) else {
+        return Outcome::Skipped("not a git checkout (git ls-files failed)".into());
+    };
+    let mut copied = 0usize;
+    for rel in list.split('\0').filter(|s| !s.is_empty()) {
+        let from = root.join(rel);
+        // Deleted but still tracked, or a submodule: nothing to copy.
+        if !from.is_file() {
+            continue;
+        }
+        let to = ws.join(rel);
+        let done = to
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::copy(&from, &to).map(|_| ()));
+        if let Err(e) = done {
+            return Outcome::Failed(format!("cannot copy {rel}: {e}"));
+        }
+        copied += 1;
+    }
+    let _ = util::append(log, &format!("copied {copied} files to {}", ws.display()));
+    let mut update = cargo_on(Toolchain::Nightly);
+    update
+        .args(["update", "-Z", "direct-minimal-versions"])
+        .current_dir(&ws);
+    if !util::run_logged(&mut update, log) {
+        return Outcome::Failed(format!(
+            "the oldest allowed versions do not resolve together (raise the lower bound cargo names), see {}",
+            log.display()
+        ));
+    }
+    let target = dir.join("target");
+    let mut check = Command::new(cargo());
+    check
+        .args([
+            "check",
+            "--workspace",
+            "--all-targets",
+            "--features",
+            "hll/serde",
+        ])
+        .current_dir(&ws)
+        .env("CARGO_TARGET_DIR", &target);
+    if !util::run_logged(&mut check, log) {
+        return Outcome::Failed(format!(
+            "the workspace does not build at its oldest allowed dependencies, see {}",
+            log.display()
+        ));
+    }
+    let mut test = Command::new(cargo());
+    test.args(["test", "--workspace", "--features", "hll/serde"])
+        .args(CROSS_EXCLUDES)
+        .current_dir(&ws)
+        .env("CARGO_TARGET_DIR", &target)
+        .env_remove("KVPRIMS_TESTDATA")
+        .env_remove("CPU_DETECT_MAX_LEVEL");
+    let ok = util::run_logged(&mut test, log);
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let (passed, failed, _) = util::test_counts(&text);
+    if ok && failed == 0 && passed > 0 {
+        Outcome::Passed(format!(
+            "every direct dependency at its oldest allowed version: the workspace builds, {passed} tests of the published crates pass"
+        ))
+    } else {
+        Outcome::Failed(format!(
+            "{passed} tests passed, {failed} failed at the oldest allowed versions, see {}",
+            log.display()
+        ))
+    }
+}
+
 /// Makes sure the nightly toolchain with `components` is there; `Some(reason)`
 /// if it cannot be had.
 fn ensure_nightly(components: &[&str], log: &Path) -> Option<String> {
@@ -899,6 +1007,7 @@ fn host_has_x86_64_v4() -> bool {
 fn scratch_after(cell: &str) -> &'static [&'static str] {
     match cell {
         "msrv" => &["target/msrv"],
+        "minimal-versions" => &[MINIMAL_TARGET],
         "test-x86-64-v3" => &["target/x86-64-v3"],
         "test-x86-64-v4" => &["target/x86-64-v4"],
         "qemu-aarch64" => &["target/aarch64-unknown-linux-gnu"],

@@ -179,6 +179,25 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
         }),
     );
     add(
+        "doc-docsrs",
+        "cargo doc as docs.rs builds it: nightly, every feature, --cfg docsrs (items marked with the feature they need), warnings denied",
+        Box::new(|_, log| {
+            if let Some(why) = ensure_nightly(&[], log) {
+                return Outcome::Skipped(why);
+            }
+            let mut cmd = cargo_on(Toolchain::Nightly);
+            cmd.env("RUSTDOCFLAGS", "--cfg docsrs -D warnings")
+                .env("CARGO_TARGET_DIR", DOCSRS_TARGET)
+                .args(["doc", "--workspace", "--no-deps", "--all-features"])
+                .args(CROSS_EXCLUDES);
+            run_cell(
+                &mut cmd,
+                "the published crates' docs build as on docs.rs",
+                log,
+            )
+        }),
+    );
+    add(
         "test-native",
         "cargo test --workspace (native, no ceiling, doctests, hll's serde feature)",
         Box::new(|_, log| {
@@ -582,6 +601,9 @@ fn detected_level(root: &Path) -> String {
         .trim()
         .to_string()
 }
+
+/// The `doc-docsrs` cell's build directory (nightly builds kept apart).
+const DOCSRS_TARGET: &str = "target/docsrs";
 
 /// The `minimal-versions` cell's directory: a copy of the working tree
 /// (`ws/`) and its build directory (`target/`).
@@ -1008,6 +1030,7 @@ fn scratch_after(cell: &str) -> &'static [&'static str] {
     match cell {
         "msrv" => &["target/msrv"],
         "minimal-versions" => &[MINIMAL_TARGET],
+        "doc-docsrs" => &[DOCSRS_TARGET],
         "test-x86-64-v3" => &["target/x86-64-v3"],
         "test-x86-64-v4" => &["target/x86-64-v4"],
         "qemu-aarch64" => &["target/aarch64-unknown-linux-gnu"],

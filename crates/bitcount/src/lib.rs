@@ -59,6 +59,7 @@
 //!   `CPU_DETECT_MAX_LEVEL` ceiling. Without it the crate is `no_std`; x86
 //!   detection still works.
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs, unsafe_op_in_unsafe_fn)]
 
 #[cfg(feature = "std")]

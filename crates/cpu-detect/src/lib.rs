@@ -24,6 +24,7 @@
 //!   still detect at run time, aarch64 NEON is known at compile time either
 //!   way, and only [`set_max_level`] sets a ceiling.
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs, unsafe_op_in_unsafe_fn)]
 
 #[cfg(feature = "std")]

@@ -91,6 +91,7 @@
 //! scalar elsewhere), chosen once at run time; sparse inputs decode straight
 //! into the byte-per-register accumulator. [`kernels`] lists them.
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs, unsafe_op_in_unsafe_fn)]
 
 extern crate alloc;

@@ -78,6 +78,7 @@
 //!   (passed on to `cpu-detect`) and the `CPU_DETECT_MAX_LEVEL` ceiling. The
 //!   crate is `#![no_std]`; without `std`, x86 detection still works.
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs, unsafe_op_in_unsafe_fn)]
 
 #[cfg(feature = "std")]

@@ -46,6 +46,7 @@
 //! assert_eq!(sum(&[1u8; 100]), 100);
 //! ```
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs, unsafe_op_in_unsafe_fn)]
 
 #[cfg(feature = "std")]

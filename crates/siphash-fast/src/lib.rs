@@ -47,6 +47,7 @@
 //!   the crate is `no_std` with the same hash functions, batches and fixed-key
 //!   builders.
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs, unsafe_op_in_unsafe_fn)]
 
 #[cfg(feature = "std")]

@@ -760,6 +760,43 @@ impl From<Hll> for Vec<u8> {
     }
 }
 
+/// Adds every element in order, as [`Hll::add_all`] (`PFADD key e1 e2 ...`;
+/// the same bytes as one [`add`](Hll::add) per element).
+///
+/// ```
+/// let mut h = hll::Hll::new();
+/// h.extend(["a", "b"]);
+/// h.extend(vec![b"c".to_vec()]);
+/// let mut one_by_one = hll::Hll::new();
+/// for e in ["a", "b", "c"] {
+///     one_by_one.add(e.as_bytes());
+/// }
+/// assert_eq!(h, one_by_one);
+/// ```
+impl<T: AsRef<[u8]>> Extend<T> for Hll {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, elements: I) {
+        self.add_all(elements);
+    }
+}
+
+/// A new (sparse) HLL holding the elements, added in order as by
+/// [`Hll::add_all`].
+///
+/// ```
+/// let h: hll::Hll = ["apple", "pear", "apple"].into_iter().collect();
+/// let mut by_add = hll::Hll::new();
+/// by_add.add_all(["apple", "pear", "apple"]);
+/// assert_eq!(h, by_add);
+/// assert_eq!(h.estimate(), 2);
+/// ```
+impl<T: AsRef<[u8]>> FromIterator<T> for Hll {
+    fn from_iter<I: IntoIterator<Item = T>>(elements: I) -> Hll {
+        let mut h = Hll::new();
+        h.add_all(elements);
+        h
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

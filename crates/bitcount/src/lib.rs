@@ -84,6 +84,7 @@ pub use range::{BitposRange, Unit};
 /// assert_eq!(bitcount::count(&[0xff, 0x01]), 9);
 /// ```
 #[inline]
+#[must_use]
 pub fn count(bytes: &[u8]) -> u64 {
     dispatch::count(bytes)
 }
@@ -100,6 +101,7 @@ pub fn count(bytes: &[u8]) -> u64 {
 /// assert_eq!(count_range(b"foobar", 3, 1, Unit::Byte), 0); // empty range
 /// ```
 #[inline]
+#[must_use]
 pub fn count_range(bytes: &[u8], start: i64, end: i64, unit: Unit) -> u64 {
     range::count_range(bytes, start, end, unit, dispatch::count)
 }
@@ -121,6 +123,7 @@ pub fn count_range(bytes: &[u8], start: i64, end: i64, unit: Unit) -> u64 {
 /// assert_eq!(bitpos(&[], false, BitposRange::All), -1);
 /// ```
 #[inline]
+#[must_use]
 pub fn bitpos(bytes: &[u8], bit: bool, range: BitposRange) -> i64 {
     range::bitpos(bytes, bit, range, dispatch::find_not)
 }
@@ -140,16 +143,19 @@ pub struct Kernel {
 impl Kernel {
     /// The kernel's name: `avx512`, `avx2`, `popcnt`, `neon`, `zbb` or
     /// `scalar`.
+    #[must_use]
     pub fn name(&self) -> &'static str {
         self.count.name()
     }
 
     /// The tier the kernel was written for.
+    #[must_use]
     pub fn level(&self) -> cpu_detect::Level {
         self.count.level()
     }
 
     /// [`count`] through this kernel.
+    #[must_use]
     pub fn count(&self, bytes: &[u8]) -> u64 {
         // SAFETY: the handle exists only if the CPU has the kernel's
         // features, its only safety condition.
@@ -157,6 +163,7 @@ impl Kernel {
     }
 
     /// [`count_range`] through this kernel.
+    #[must_use]
     pub fn count_range(&self, bytes: &[u8], start: i64, end: i64, unit: Unit) -> u64 {
         range::count_range(bytes, start, end, unit, |b| self.count(b))
     }
@@ -164,12 +171,14 @@ impl Kernel {
     /// The index of the first byte of `bytes` that is not `skip`, or
     /// `bytes.len()`: the scan behind [`bitpos`] (`skip` is 0x00 when looking
     /// for a set bit, 0xff for a clear one).
+    #[must_use]
     pub fn find_not(&self, bytes: &[u8], skip: u8) -> usize {
         // SAFETY: as in `count`, the handle proves the CPU features.
         unsafe { (self.find.func())(bytes, skip) }
     }
 
     /// [`bitpos`] through this kernel's scan.
+    #[must_use]
     pub fn bitpos(&self, bytes: &[u8], bit: bool, range: BitposRange) -> i64 {
         range::bitpos(bytes, bit, range, |b, s| self.find_not(b, s))
     }

@@ -38,6 +38,7 @@ impl Level {
     ];
 
     /// The name accepted by `CPU_DETECT_MAX_LEVEL` and printed in reports.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Level::Scalar => "scalar",
@@ -50,6 +51,7 @@ impl Level {
     }
 
     /// The best level that `f` supports on the target this was compiled for.
+    #[must_use]
     pub fn of(f: &Features) -> Level {
         if f.neon {
             return Level::Neon;
@@ -86,6 +88,7 @@ impl Level {
     /// assert!(Level::Neon.includes(Level::Scalar));
     /// assert!(!Level::Scalar.includes(Level::Zbb));
     /// ```
+    #[must_use]
     pub const fn includes(self, kernel: Level) -> bool {
         match kernel {
             Level::Scalar => true,
@@ -98,6 +101,7 @@ impl Level {
     /// `self` lowered by the ceiling `cap`: `Scalar` lowers everything; a cap of
     /// the same family gives the lower of the two; a cap of another family
     /// leaves `self` unchanged.
+    #[must_use]
     pub const fn capped_by(self, cap: Level) -> Level {
         match cap {
             Level::Scalar => Level::Scalar,

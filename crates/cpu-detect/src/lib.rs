@@ -64,6 +64,7 @@ pub enum MisalignedAccess {
 
 impl MisalignedAccess {
     /// The lower-case name used in reports (`unknown`, `emulated`, ...).
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             MisalignedAccess::Unknown => "unknown",
@@ -93,6 +94,7 @@ pub enum Vendor {
 
 impl Vendor {
     /// The vendor of a CPUID leaf-0 vendor string (EBX, EDX, ECX bytes).
+    #[must_use]
     pub const fn from_id(id: &[u8; 12]) -> Vendor {
         match id {
             b"GenuineIntel" => Vendor::Intel,
@@ -180,6 +182,7 @@ impl Features {
     ///     assert!(f.avx);
     /// }
     /// ```
+    #[must_use]
     pub const fn splits_256bit_ops(&self) -> bool {
         self.avx
             && match self.vendor {
@@ -202,6 +205,7 @@ impl Features {
     ///     assert!(f.avx512f);
     /// }
     /// ```
+    #[must_use]
     pub const fn splits_512bit_ops(&self) -> bool {
         self.avx512f && matches!(self.vendor, Vendor::Amd) && self.family == 0x19
     }
@@ -323,6 +327,7 @@ fn init() {
 /// println!("this CPU: {}", level.name()); // e.g. "avx2"
 /// assert!(cpu_detect::Level::ALL.contains(&level));
 /// ```
+#[must_use]
 pub fn detected_level() -> Level {
     Level::of(features())
 }
@@ -338,6 +343,7 @@ pub fn detected_level() -> Level {
 /// // one they are allowed to use.
 /// assert!(cpu_detect::allows(cpu_detect::max_level()));
 /// ```
+#[must_use]
 pub fn max_level() -> Level {
     let detected = detected_level();
     match ceiling() {
@@ -356,6 +362,7 @@ pub fn max_level() -> Level {
 ///     // pick the AVX2 kernel
 /// }
 /// ```
+#[must_use]
 pub fn allows(level: Level) -> bool {
     max_level().includes(level)
 }

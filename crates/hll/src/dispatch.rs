@@ -196,11 +196,13 @@ pub struct Kernel {
 impl Kernel {
     /// The kernel's name: `"scalar"`, `"avx2"`, `"avx2-pext"`, `"avx512"`,
     /// `"neon"`.
+    #[must_use]
     pub fn name(&self) -> &'static str {
         self.unpack_max.name()
     }
 
     /// The tier it was written for.
+    #[must_use]
     pub fn level(&self) -> Level {
         self.unpack_max.level()
     }
@@ -230,6 +232,7 @@ impl Kernel {
     }
 
     /// Histogram of the registers of a dense body.
+    #[must_use]
     pub fn histogram_dense(&self, dense: &[u8; DENSE_BODY]) -> [u32; 64] {
         // SAFETY: the handle exists only if the CPU supports this kernel.
         unsafe { (self.histogram_dense.func())(dense) }
@@ -237,6 +240,7 @@ impl Kernel {
 
     /// Histogram of raw registers (values `0..=63`; for larger bytes the
     /// result is unspecified but memory-safe).
+    #[must_use]
     pub fn histogram_raw(&self, raw: &[u8; REGISTERS]) -> [u32; 64] {
         // SAFETY: the handle exists only if the CPU supports this kernel.
         unsafe { (self.histogram_raw.func())(raw) }
@@ -307,6 +311,7 @@ pub fn kernels() -> impl Iterator<Item = Kernel> {
 /// The name of the kernel set the dispatchers use on this machine (after
 /// the ceiling): the first of [`kernels`] that the ceiling allows and that
 /// is meant for this CPU.
+#[must_use]
 pub fn selected_kernel() -> &'static str {
     simd_core::select(UNPACK_MAX).name()
 }

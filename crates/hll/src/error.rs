@@ -18,6 +18,7 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// The error code a server replies with: `"WRONGTYPE"` or `"INVALIDOBJ"`.
+    #[must_use]
     pub const fn server_code(self) -> &'static str {
         match self {
             ErrorKind::NotHll => "WRONGTYPE",
@@ -52,17 +53,20 @@ impl Error {
     }
 
     /// `NotHll` (server: WRONGTYPE) or `Corrupted` (server: INVALIDOBJ).
+    #[must_use]
     pub const fn kind(&self) -> ErrorKind {
         self.kind
     }
 
     /// The byte offset in the input where the problem was found (for a length
     /// problem: the length; for a sparse opcode: the opcode's first byte).
+    #[must_use]
     pub const fn offset(&self) -> usize {
         self.offset
     }
 
     /// A short description of the problem.
+    #[must_use]
     pub const fn reason(&self) -> &'static str {
         self.reason
     }

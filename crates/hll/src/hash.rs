@@ -16,6 +16,7 @@ const R: u32 = 47;
 /// assert_eq!(hll::murmurhash64a(b"7", hll::SEED), 5554161992923675127);
 /// ```
 #[inline]
+#[must_use]
 pub fn murmurhash64a(data: &[u8], seed: u64) -> u64 {
     // Redis passes the length as a C `int`; strings over 2 GiB cannot be
     // server values (proto-max-bulk-len is at most 512 MiB by default), so
@@ -43,6 +44,7 @@ pub fn murmurhash64a(data: &[u8], seed: u64) -> u64 {
 
 /// The hash PFADD computes for an element: MurmurHash64A with [`SEED`].
 #[inline]
+#[must_use]
 pub fn hash(element: &[u8]) -> u64 {
     murmurhash64a(element, SEED)
 }

@@ -186,6 +186,7 @@ impl Hll {
     /// ```
     /// assert_eq!(hll::Hll::new().as_bytes(), b"HYLL\x01\0\0\0\0\0\0\0\0\0\0\x80\x7f\xff");
     /// ```
+    #[must_use]
     pub fn new() -> Hll {
         Hll {
             bytes: EMPTY.to_vec(),
@@ -203,6 +204,7 @@ impl Hll {
     /// h.add(b"x"); // any growth now converts to dense
     /// assert!(!h.is_sparse());
     /// ```
+    #[must_use]
     pub fn with_sparse_max_bytes(mut self, limit: usize) -> Hll {
         self.sparse_max_bytes = limit;
         self
@@ -220,6 +222,7 @@ impl Hll {
     }
 
     /// The sparse size limit in use.
+    #[must_use]
     pub fn sparse_max_bytes(&self) -> usize {
         self.sparse_max_bytes
     }
@@ -301,6 +304,7 @@ impl Hll {
     /// assert_eq!(&value[..4], b"HYLL");
     /// assert_eq!(value[4], 1); // sparse
     /// ```
+    #[must_use]
     pub fn as_bytes(&self) -> &[u8] {
         &self.bytes
     }
@@ -311,6 +315,7 @@ impl Hll {
     /// let bytes = hll::Hll::new().into_bytes();
     /// assert_eq!(bytes.len(), 18);
     /// ```
+    #[must_use]
     pub fn into_bytes(self) -> Vec<u8> {
         self.bytes
     }
@@ -324,6 +329,7 @@ impl Hll {
     /// assert!(!h.is_sparse()); // past the 3000-byte sparse limit
     /// assert_eq!(h.as_bytes().len(), 12304);
     /// ```
+    #[must_use]
     pub fn is_sparse(&self) -> bool {
         self.bytes[4] == ENC_SPARSE
     }
@@ -502,6 +508,7 @@ impl Hll {
     /// assert_eq!(h.count(), 1); // PFCOUNT writes it
     /// assert_eq!(h.cached_count(), Some(1));
     /// ```
+    #[must_use]
     pub fn cached_count(&self) -> Option<u64> {
         let c = simd_core::load::u64_le(&self.bytes, 8);
         (c >> 63 == 0).then_some(c)
@@ -535,6 +542,7 @@ impl Hll {
     /// assert_eq!(h.estimate(), 2);
     /// assert_eq!(h.cached_count(), None); // the cache is left alone
     /// ```
+    #[must_use]
     pub fn estimate(&self) -> u64 {
         let h = if self.is_sparse() {
             sparse::histogram(&self.bytes)
@@ -611,6 +619,7 @@ impl Hll {
     /// let set = (0..16384).filter(|&i| h.register(i) != 0).count();
     /// assert_eq!(set, 1);
     /// ```
+    #[must_use]
     pub fn register(&self, i: usize) -> u8 {
         assert!(i < REGISTERS, "register index {i} out of range");
         if self.is_sparse() {
@@ -628,6 +637,7 @@ impl Hll {
     /// let r = h.registers();
     /// assert_eq!(r.iter().filter(|&&v| v != 0).count(), 1);
     /// ```
+    #[must_use]
     pub fn registers(&self) -> [u8; REGISTERS] {
         let mut raw = [0u8; REGISTERS];
         self.max_into(&mut raw);
@@ -646,6 +656,7 @@ impl Hll {
 /// b.add(b"y");
 /// assert_eq!(hll::count_union(&[&a, &b]), 2);
 /// ```
+#[must_use]
 pub fn count_union(hlls: &[&Hll]) -> u64 {
     let mut buf = kernels::Aligned(kernels::uninit());
     let raw = union_registers(hlls.iter().copied(), &mut buf.0);

@@ -107,6 +107,7 @@ pub use simd_core::Level;
 /// assert!(!memeq::eq(&[7u8; 100], &[7u8; 99]));
 /// ```
 #[inline]
+#[must_use]
 pub fn eq(a: &[u8], b: &[u8]) -> bool {
     dispatch::eq(a, b)
 }
@@ -122,6 +123,7 @@ pub fn eq(a: &[u8], b: &[u8]) -> bool {
 /// assert!(!memeq::eq_fixed(&a, &b));
 /// ```
 #[inline(always)]
+#[must_use]
 pub fn eq_fixed<const N: usize>(a: &[u8; N], b: &[u8; N]) -> bool {
     if N <= 64 {
         // SAFETY: both arrays hold N <= 64 bytes.
@@ -142,6 +144,7 @@ pub fn eq_fixed<const N: usize>(a: &[u8; N], b: &[u8; N]) -> bool {
 /// assert_eq!(memeq::cmp(b"", b""), Ordering::Equal);
 /// ```
 #[inline]
+#[must_use]
 pub fn cmp(a: &[u8], b: &[u8]) -> Ordering {
     let n = a.len().min(b.len());
     if n <= 64 {
@@ -177,16 +180,19 @@ pub struct Kernel {
 
 impl Kernel {
     /// The kernel's name (`"avx512"`, `"avx2"`, `"sse2"`, `"neon"`, `"scalar"`).
+    #[must_use]
     pub fn name(&self) -> &'static str {
         self.eq.name()
     }
 
     /// The tier the kernel was written for.
+    #[must_use]
     pub fn level(&self) -> Level {
         self.eq.level()
     }
 
     /// [`eq`] through this kernel (every length, no inlined short path).
+    #[must_use]
     pub fn eq(&self, a: &[u8], b: &[u8]) -> bool {
         // SAFETY: the handle exists only if the CPU supports the kernel, its
         // only precondition.
@@ -195,12 +201,14 @@ impl Kernel {
 
     /// The index of the first byte where `a` and `b` differ, or the shorter
     /// length if one is a prefix of the other.
+    #[must_use]
     pub fn mismatch(&self, a: &[u8], b: &[u8]) -> usize {
         // SAFETY: as in `eq`.
         unsafe { (self.mismatch.func())(a, b) }
     }
 
     /// [`cmp`] through this kernel.
+    #[must_use]
     pub fn cmp(&self, a: &[u8], b: &[u8]) -> Ordering {
         order_at(a, b, self.mismatch(a, b))
     }

@@ -66,6 +66,7 @@ impl<F: Copy> Candidate<F> {
     /// assert_eq!(simd_core::select(&list).name(), "scalar");
     /// assert_eq!(simd_core::supported(&list).count(), 2);
     /// ```
+    #[must_use]
     pub const fn preferred_where(self, preferred: fn(&Features) -> bool) -> Self {
         Candidate { preferred, ..self }
     }

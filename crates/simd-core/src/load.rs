@@ -9,6 +9,7 @@
 /// # Panics
 /// If `at + N > bytes.len()`.
 #[inline(always)]
+#[must_use]
 pub fn array<const N: usize>(bytes: &[u8], at: usize) -> [u8; N] {
     match bytes[at..at + N].try_into() {
         Ok(a) => a,
@@ -22,18 +23,21 @@ pub fn array<const N: usize>(bytes: &[u8], at: usize) -> [u8; N] {
 /// assert_eq!(simd_core::load::u64_le(&[1, 0, 0, 0, 0, 0, 0, 0, 2], 1), 2 << 56);
 /// ```
 #[inline(always)]
+#[must_use]
 pub fn u64_le(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(array(bytes, at))
 }
 
 /// The little-endian `u32` at `at`.
 #[inline(always)]
+#[must_use]
 pub fn u32_le(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(array(bytes, at))
 }
 
 /// The little-endian `u16` at `at`.
 #[inline(always)]
+#[must_use]
 pub fn u16_le(bytes: &[u8], at: usize) -> u16 {
     u16::from_le_bytes(array(bytes, at))
 }
@@ -41,6 +45,7 @@ pub fn u16_le(bytes: &[u8], at: usize) -> u16 {
 /// The big-endian `u64` at `at` (bit 0 of a Redis string is the top bit of
 /// byte 0, so big-endian words keep bit order).
 #[inline(always)]
+#[must_use]
 pub fn u64_be(bytes: &[u8], at: usize) -> u64 {
     u64::from_be_bytes(array(bytes, at))
 }
@@ -53,6 +58,7 @@ pub fn u64_be(bytes: &[u8], at: usize) -> u64 {
 /// assert_eq!(simd_core::load::tail_u64_le(&[]), 0);
 /// ```
 #[inline(always)]
+#[must_use]
 pub fn tail_u64_le(bytes: &[u8]) -> u64 {
     let n = bytes.len();
     debug_assert!(n <= 8);

@@ -3,6 +3,7 @@
 use std::vec::Vec;
 
 /// Deterministic pseudo-random bytes (xorshift64*), so failures reproduce.
+#[must_use]
 pub fn random_bytes(seed: u64, len: usize) -> Vec<u8> {
     let mut rng = Rng::new(seed);
     (0..len).map(|_| rng.next_u64() as u8).collect()
@@ -14,6 +15,7 @@ pub struct Rng(u64);
 
 impl Rng {
     /// A generator from `seed` (any value, 0 included).
+    #[must_use]
     pub fn new(seed: u64) -> Rng {
         Rng(seed ^ 0x9e37_79b9_7f4a_7c15 | 1)
     }
@@ -42,6 +44,7 @@ impl Rng {
 /// `$KVPRIMS_TESTDATA/relative`, so test executables copied to another
 /// machine (`cargo xtask bundle`, which gathers every crate's `testdata/`
 /// into one folder) still find their golden files.
+#[must_use]
 pub fn testdata_path(manifest_dir: &str, relative: &str) -> std::path::PathBuf {
     match std::env::var_os("KVPRIMS_TESTDATA") {
         Some(dir) => std::path::PathBuf::from(dir).join(relative),
@@ -55,6 +58,7 @@ pub fn testdata_path(manifest_dir: &str, relative: &str) -> std::path::PathBuf {
 ///
 /// # Panics
 /// If the file cannot be read, naming the path.
+#[must_use]
 pub fn read_testdata(manifest_dir: &str, relative: &str) -> std::string::String {
     let path = testdata_path(manifest_dir, relative);
     match std::fs::read_to_string(&path) {
@@ -64,6 +68,7 @@ pub fn read_testdata(manifest_dir: &str, relative: &str) -> std::string::String 
 }
 
 /// Scales an exhaustive bound down under Miri, where every step is slow.
+#[must_use]
 pub fn scaled(full: usize, miri: usize) -> usize {
     if cfg!(miri) {
         miri
@@ -114,6 +119,7 @@ impl Guarded {
     /// # Panics
     /// If the operating system refuses the mapping.
     #[cfg(all(unix, not(miri)))]
+    #[must_use]
     pub fn new(cap: usize) -> Guarded {
         // SAFETY: sysconf has no memory-safety preconditions.
         let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096);
@@ -162,6 +168,7 @@ impl Guarded {
     }
 
     /// Whether reads outside the slices fault on this target.
+    #[must_use]
     pub fn is_fenced(&self) -> bool {
         cfg!(all(unix, not(miri)))
     }

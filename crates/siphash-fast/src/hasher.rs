@@ -43,6 +43,7 @@ pub type SipHasher24 = SipHasher<2, 4>;
 impl<const C: usize, const D: usize> SipHasher<C, D> {
     /// A hasher keyed with the 16 key bytes (two little-endian `u64`).
     #[inline]
+    #[must_use]
     pub const fn new_with_key(key: &[u8; 16]) -> Self {
         let (k0, k1) = keys(key);
         Self::new_with_keys(k0, k1)
@@ -50,6 +51,7 @@ impl<const C: usize, const D: usize> SipHasher<C, D> {
 
     /// A hasher keyed with `k0`, `k1` (the key's two little-endian halves).
     #[inline]
+    #[must_use]
     pub const fn new_with_keys(k0: u64, k1: u64) -> Self {
         SipHasher {
             state: State::new(k0, k1, false),
@@ -134,12 +136,14 @@ pub type BuildSipHasher24 = BuildSipHasher<2, 4>;
 
 impl<const C: usize, const D: usize> BuildSipHasher<C, D> {
     /// A builder with a fixed key (16 bytes, two little-endian `u64`).
+    #[must_use]
     pub const fn with_key(key: &[u8; 16]) -> Self {
         let (k0, k1) = keys(key);
         BuildSipHasher { k0, k1 }
     }
 
     /// A builder with fixed key words `k0`, `k1`.
+    #[must_use]
     pub const fn with_keys(k0: u64, k1: u64) -> Self {
         BuildSipHasher { k0, k1 }
     }
@@ -147,6 +151,7 @@ impl<const C: usize, const D: usize> BuildSipHasher<C, D> {
     /// A builder with a random key, drawn through std's `RandomState` (the
     /// OS random source, per-thread keys advanced on every call).
     #[cfg(feature = "std")]
+    #[must_use]
     pub fn new() -> Self {
         let s = std::collections::hash_map::RandomState::new();
         BuildSipHasher {
@@ -156,6 +161,7 @@ impl<const C: usize, const D: usize> BuildSipHasher<C, D> {
     }
 
     /// The key, as the 16 bytes [`BuildSipHasher::with_key`] takes.
+    #[must_use]
     pub fn key(&self) -> [u8; 16] {
         let mut k = [0u8; 16];
         k[..8].copy_from_slice(&self.k0.to_le_bytes());

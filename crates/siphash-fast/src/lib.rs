@@ -81,6 +81,7 @@ use kernels::scalar;
 /// assert_eq!(h, siphash_fast::siphash12(&seed, b"mykey"));
 /// ```
 #[inline]
+#[must_use]
 pub fn siphash12(key: &[u8; 16], data: &[u8]) -> u64 {
     dispatch::sip12(key, data)
 }
@@ -94,6 +95,7 @@ pub fn siphash12(key: &[u8; 16], data: &[u8]) -> u64 {
 /// assert_eq!(siphash_fast::siphash12_nocase(&k, b"GET"), siphash_fast::siphash12(&k, b"get"));
 /// ```
 #[inline]
+#[must_use]
 pub fn siphash12_nocase(key: &[u8; 16], data: &[u8]) -> u64 {
     dispatch::sip12_nocase(key, data)
 }
@@ -112,6 +114,7 @@ pub fn siphash12_nocase(key: &[u8; 16], data: &[u8]) -> u64 {
 /// assert_eq!(siphash_fast::siphash13(&key, b"hello"), h.finish());
 /// ```
 #[inline]
+#[must_use]
 pub fn siphash13(key: &[u8; 16], data: &[u8]) -> u64 {
     dispatch::sip13(key, data)
 }
@@ -123,6 +126,7 @@ pub fn siphash13(key: &[u8; 16], data: &[u8]) -> u64 {
 /// assert_eq!(siphash_fast::siphash24(&key, b""), 0x726f_db47_dd0e_0e31);
 /// ```
 #[inline]
+#[must_use]
 pub fn siphash24(key: &[u8; 16], data: &[u8]) -> u64 {
     dispatch::sip24(key, data)
 }
@@ -136,6 +140,7 @@ pub fn siphash24(key: &[u8; 16], data: &[u8]) -> u64 {
 /// assert_eq!(h.to_le_bytes()[..4], [0xe7, 0x7e, 0xbc, 0xb2]); // the reference's first bytes
 /// ```
 #[inline]
+#[must_use]
 pub fn siphash13_128(key: &[u8; 16], data: &[u8]) -> u128 {
     dispatch::sip13_128(key, data)
 }
@@ -149,6 +154,7 @@ pub fn siphash13_128(key: &[u8; 16], data: &[u8]) -> u128 {
 /// assert_eq!(h.to_le_bytes()[..4], [0xa3, 0x81, 0x7f, 0x04]);
 /// ```
 #[inline]
+#[must_use]
 pub fn siphash24_128(key: &[u8; 16], data: &[u8]) -> u128 {
     dispatch::sip24_128(key, data)
 }
@@ -224,52 +230,61 @@ pub fn kernels() -> impl Iterator<Item = Kernel> {
 /// ```
 /// println!("batches run on {}", siphash_fast::selected_kernel().name());
 /// ```
+#[must_use]
 pub fn selected_kernel() -> Kernel {
     Kernel(simd_core::select(&kernels::ALL))
 }
 
 impl Kernel {
     /// The kernel's name: `scalar`, `avx2`, `avx512`, `neon`, `rv64-word`.
+    #[must_use]
     pub fn name(&self) -> &'static str {
         self.0.name()
     }
 
     /// The tier it was written for.
+    #[must_use]
     pub fn level(&self) -> Level {
         self.0.level()
     }
 
     /// [`siphash12`] through this kernel.
+    #[must_use]
     pub fn siphash12(&self, key: &[u8; 16], data: &[u8]) -> u64 {
         // SAFETY: the handle exists only if the CPU supports the kernel.
         unsafe { (self.0.func().sip12)(key, data) }
     }
 
     /// [`siphash12_nocase`] through this kernel.
+    #[must_use]
     pub fn siphash12_nocase(&self, key: &[u8; 16], data: &[u8]) -> u64 {
         // SAFETY: the handle exists only if the CPU supports the kernel.
         unsafe { (self.0.func().sip12_nocase)(key, data) }
     }
 
     /// [`siphash13`] through this kernel.
+    #[must_use]
     pub fn siphash13(&self, key: &[u8; 16], data: &[u8]) -> u64 {
         // SAFETY: the handle exists only if the CPU supports the kernel.
         unsafe { (self.0.func().sip13)(key, data) }
     }
 
     /// [`siphash24`] through this kernel.
+    #[must_use]
     pub fn siphash24(&self, key: &[u8; 16], data: &[u8]) -> u64 {
         // SAFETY: the handle exists only if the CPU supports the kernel.
         unsafe { (self.0.func().sip24)(key, data) }
     }
 
     /// [`siphash13_128`] through this kernel.
+    #[must_use]
     pub fn siphash13_128(&self, key: &[u8; 16], data: &[u8]) -> u128 {
         // SAFETY: the handle exists only if the CPU supports the kernel.
         unsafe { (self.0.func().sip13_128)(key, data) }
     }
 
     /// [`siphash24_128`] through this kernel.
+    #[must_use]
     pub fn siphash24_128(&self, key: &[u8; 16], data: &[u8]) -> u128 {
         // SAFETY: the handle exists only if the CPU supports the kernel.
         unsafe { (self.0.func().sip24_128)(key, data) }

@@ -80,6 +80,8 @@
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs, unsafe_op_in_unsafe_fn)]
+// A pure function whose result is dropped is a bug in the caller.
+#![warn(clippy::must_use_candidate, clippy::return_self_not_must_use)]
 
 #[cfg(feature = "std")]
 extern crate std;

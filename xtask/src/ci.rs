@@ -352,6 +352,23 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
         }),
     );
     add(
+        "qemu-s390x",
+        "tests for s390x under qemu-s390x: a big-endian target (the portable kernels, byte order)",
+        Box::new(|_, log| {
+            // No SIMD kernel runs there: this cell checks that the scalar
+            // kernels, the SWAR scans and every byte-order conversion give
+            // the little-endian targets' answers (golden files included).
+            cross_cell(
+                log,
+                "s390x-unknown-linux-gnu",
+                &["qemu-user", "gcc-s390x-linux-gnu", "libc6-dev-s390x-cross"],
+                "qemu-s390x",
+                "qemu-s390x -L /usr/s390x-linux-gnu",
+                &[],
+            )
+        }),
+    );
+    add(
         "qemu-riscv64",
         "tests for riscv64gc under qemu-riscv64 (no Zbb)",
         Box::new(|_, log| {
@@ -1034,6 +1051,7 @@ fn scratch_after(cell: &str) -> &'static [&'static str] {
         "test-x86-64-v3" => &["target/x86-64-v3"],
         "test-x86-64-v4" => &["target/x86-64-v4"],
         "qemu-aarch64" => &["target/aarch64-unknown-linux-gnu"],
+        "qemu-s390x" => &["target/s390x-unknown-linux-gnu"],
         // clippy-riscv64, qemu-riscv64 and the disassembly check share it.
         "riscv64-disasm" => &["target/riscv64gc-unknown-linux-gnu"],
         "qemu-riscv64-zbb" => &["target/riscv64-zbb"],

@@ -352,6 +352,25 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
         }),
     );
     add(
+        "qemu-i686",
+        "tests for i686 (32-bit x86) under qemu-i386: a 32-bit target (usize of 32 bits, the portable kernels)",
+        Box::new(|_, log| {
+            // The SIMD kernels are x86-64 only: this cell checks the
+            // portable code where `usize` has 32 bits, and cpu-detect's
+            // CPUID path on a 32-bit build (qemu-user's default model
+            // reports an AMD family 6 CPU with AVX2: the level detected is
+            // avx2, the kernels run are the portable ones).
+            cross_cell(
+                log,
+                "i686-unknown-linux-gnu",
+                &["qemu-user", "gcc-i686-linux-gnu", "libc6-dev-i386-cross"],
+                "qemu-i386",
+                "qemu-i386 -L /usr/i686-linux-gnu",
+                &[],
+            )
+        }),
+    );
+    add(
         "qemu-s390x",
         "tests for s390x under qemu-s390x: a big-endian target (the portable kernels, byte order)",
         Box::new(|_, log| {
@@ -1052,6 +1071,7 @@ fn scratch_after(cell: &str) -> &'static [&'static str] {
         "test-x86-64-v4" => &["target/x86-64-v4"],
         "qemu-aarch64" => &["target/aarch64-unknown-linux-gnu"],
         "qemu-s390x" => &["target/s390x-unknown-linux-gnu"],
+        "qemu-i686" => &["target/i686-unknown-linux-gnu"],
         // clippy-riscv64, qemu-riscv64 and the disassembly check share it.
         "riscv64-disasm" => &["target/riscv64gc-unknown-linux-gnu"],
         "qemu-riscv64-zbb" => &["target/riscv64-zbb"],

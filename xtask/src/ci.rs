@@ -166,6 +166,51 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
         Box::new(|ctx, log| minimal_versions(&ctx.root, log)),
     );
     add(
+        "no-std",
+        "the published crates without their `std` feature: cargo check on the host and for thumbv7em-none-eabihf (a target with no std), hll's serde feature included",
+        Box::new(|_, log| {
+            const NO_STD_TARGET: &str = "thumbv7em-none-eabihf";
+            if !util::ensure_target(NO_STD_TARGET, log) {
+                return Outcome::Skipped(format!("rustup target {NO_STD_TARGET} unavailable"));
+            }
+            let crates = [
+                "-p",
+                "cpu-detect",
+                "-p",
+                "simd-core",
+                "-p",
+                "bitcount",
+                "-p",
+                "hll",
+                "-p",
+                "siphash-fast",
+                "-p",
+                "memeq",
+            ];
+            let host = util::run_logged(
+                Command::new(cargo())
+                    .args(["check", "--no-default-features"])
+                    .args(crates),
+                log,
+            );
+            let bare = host
+                && util::run_logged(
+                    Command::new(cargo())
+                        .args(["check", "--no-default-features", "--features", "hll/serde"])
+                        .args(["--target", NO_STD_TARGET])
+                        .args(crates),
+                    log,
+                );
+            if bare {
+                Outcome::Passed(format!(
+                    "the six crates build without std, on the host and for {NO_STD_TARGET}"
+                ))
+            } else {
+                Outcome::Failed(format!("see {}", log.display()))
+            }
+        }),
+    );
+    add(
         "doc",
         "cargo doc, warnings denied",
         Box::new(|_, log| {

@@ -1,0 +1,44 @@
+//! First calls from many threads at once: the dispatched `count` and
+//! `bitpos` resolve their kernels concurrently (this binary holds no other
+//! test, so nothing has resolved them before) and must give the scalar
+//! kernel's answers on every thread.
+
+use bitcount::{BitposRange, Kernel};
+use simd_core::testing::{on_threads_at_once, random_bytes, scaled};
+
+fn scalar() -> Kernel {
+    bitcount::kernels()
+        .find(|k| k.name() == "scalar")
+        .expect("scalar is always listed")
+}
+
+#[test]
+fn first_calls_race() {
+    let max = scaled(1100, 70);
+    on_threads_at_once(8, |t| {
+        let data = random_bytes(t as u64, max);
+        // The dispatched calls come first: they race to fill the caches.
+        let first = (
+            bitcount::count(&data),
+            bitcount::bitpos(&data, t % 2 == 0, BitposRange::All),
+        );
+        let s = scalar();
+        assert_eq!(first.0, s.count(&data), "thread {t}");
+        assert_eq!(
+            first.1,
+            s.bitpos(&data, t % 2 == 0, BitposRange::All),
+            "thread {t}"
+        );
+        for n in (0..=max).step_by(7) {
+            let b = &data[..n];
+            assert_eq!(bitcount::count(b), s.count(b), "thread {t}, {n} bytes");
+            for bit in [false, true] {
+                assert_eq!(
+                    bitcount::bitpos(b, bit, BitposRange::All),
+                    s.bitpos(b, bit, BitposRange::All),
+                    "thread {t}, {n} bytes, bit {bit}"
+                );
+            }
+        }
+    });
+}

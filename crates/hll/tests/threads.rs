@@ -1,7 +1,8 @@
 //! First calls from many threads at once: the dispatched unpack, pack and
 //! histogram behind `registers`, `merge` and `count` resolve their kernels
-//! concurrently (this binary holds no other test, so nothing has resolved
-//! them before) and must give the scalar kernel's answers on every thread.
+//! concurrently (no other test in this binary calls them, so nothing has
+//! resolved them before) and must give the scalar kernel's answers on
+//! every thread.
 
 use hll::{Hll, Kernel, DENSE_BODY, HEADER_BYTES, REGISTERS};
 use simd_core::testing::{on_threads_at_once, scaled};
@@ -51,4 +52,14 @@ fn first_calls_race() {
             "thread {t}"
         );
     });
+}
+
+/// The public types can be shared and sent between threads.
+#[test]
+fn types_are_send_and_sync() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<hll::Hll>();
+    send_sync::<hll::Kernel>();
+    send_sync::<hll::Error>();
+    send_sync::<hll::ErrorKind>();
 }

@@ -1,7 +1,7 @@
 //! First calls from many threads at once: the dispatched `eq` and `cmp`
-//! resolve their kernels concurrently (this binary holds no other test, so
-//! nothing has resolved them before) and must agree with `==` and `Ord` on
-//! every thread.
+//! resolve their kernels concurrently (no other test in this binary calls
+//! them, so nothing has resolved them before) and must agree with `==` and
+//! `Ord` on every thread.
 
 use simd_core::testing::{on_threads_at_once, random_bytes, scaled};
 
@@ -28,4 +28,11 @@ fn first_calls_race() {
             }
         }
     });
+}
+
+/// The public types can be shared and sent between threads.
+#[test]
+fn types_are_send_and_sync() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<memeq::Kernel>();
 }

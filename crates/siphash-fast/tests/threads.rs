@@ -1,7 +1,7 @@
 //! First calls from many threads at once: the dispatched one-shot and batch
-//! functions resolve their kernels concurrently (this binary holds no other
-//! test, so nothing has resolved them before) and must give the scalar
-//! kernel's answers on every thread.
+//! functions resolve their kernels concurrently (no other test in this
+//! binary calls them, so nothing has resolved them before) and must give
+//! the scalar kernel's answers on every thread.
 
 use simd_core::testing::{on_threads_at_once, random_bytes, scaled};
 use siphash_fast::Kernel;
@@ -41,4 +41,13 @@ fn first_calls_race() {
             );
         }
     });
+}
+
+/// The public types can be shared and sent between threads.
+#[test]
+fn types_are_send_and_sync() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<siphash_fast::Kernel>();
+    send_sync::<siphash_fast::SipHasher13>();
+    send_sync::<siphash_fast::BuildSipHasher12>();
 }

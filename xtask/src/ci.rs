@@ -396,42 +396,36 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
             )
         }),
     );
-    add(
-        "qemu-i686",
-        "tests for i686 (32-bit x86) under qemu-i386: a 32-bit target (usize of 32 bits, the portable kernels)",
-        Box::new(|_, log| {
-            // The SIMD kernels are x86-64 only: this cell checks the
-            // portable code where `usize` has 32 bits, and cpu-detect's
-            // CPUID path on a 32-bit build (qemu-user's default model
-            // reports an AMD family 6 CPU with AVX2: the level detected is
-            // avx2, the kernels run are the portable ones).
-            cross_cell(
-                log,
-                "i686-unknown-linux-gnu",
-                &["qemu-user", "gcc-i686-linux-gnu", "libc6-dev-i386-cross"],
-                "qemu-i386",
-                "qemu-i386 -L /usr/i686-linux-gnu",
-                &[],
-            )
-        }),
-    );
-    add(
-        "qemu-s390x",
-        "tests for s390x under qemu-s390x: a big-endian target (the portable kernels, byte order)",
-        Box::new(|_, log| {
-            // No SIMD kernel runs there: this cell checks that the scalar
-            // kernels, the SWAR scans and every byte-order conversion give
-            // the little-endian targets' answers (golden files included).
-            cross_cell(
-                log,
-                "s390x-unknown-linux-gnu",
-                &["qemu-user", "gcc-s390x-linux-gnu", "libc6-dev-s390x-cross"],
-                "qemu-s390x",
-                "qemu-s390x -L /usr/s390x-linux-gnu",
-                &[],
-            )
-        }),
-    );
+    // Targets with no SIMD kernel, for the portable code: 32-bit x86
+    // (`usize` of 32 bits, and cpu-detect's CPUID path in a 32-bit build;
+    // qemu-user's default model reports an AMD family 6 CPU with AVX2, so
+    // the level detected is avx2 and the kernels run are the portable
+    // ones) and big-endian s390x (the SWAR scans and every byte-order
+    // conversion, against the same oracles and golden files).
+    for (name, what, target, packages, qemu, runner) in [
+        (
+            "qemu-i686",
+            "tests for i686 (32-bit x86) under qemu-i386: a 32-bit target (usize of 32 bits, the portable kernels)",
+            "i686-unknown-linux-gnu",
+            ["qemu-user", "gcc-i686-linux-gnu", "libc6-dev-i386-cross"],
+            "qemu-i386",
+            "qemu-i386 -L /usr/i686-linux-gnu",
+        ),
+        (
+            "qemu-s390x",
+            "tests for s390x under qemu-s390x: a big-endian target (the portable kernels, byte order)",
+            "s390x-unknown-linux-gnu",
+            ["qemu-user", "gcc-s390x-linux-gnu", "libc6-dev-s390x-cross"],
+            "qemu-s390x",
+            "qemu-s390x -L /usr/s390x-linux-gnu",
+        ),
+    ] {
+        add(
+            name,
+            what,
+            Box::new(move |_, log| cross_cell(log, target, &packages, qemu, runner, &[])),
+        );
+    }
     add(
         "qemu-riscv64",
         "tests for riscv64gc under qemu-riscv64 (no Zbb)",

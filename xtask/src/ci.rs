@@ -950,7 +950,7 @@ fn test_cell_on(
 const PACKAGE_TARGET: &str = "target/package-check";
 
 /// Files every published crate must ship besides its code.
-const PACKAGE_FILES: &[&str] = &["README.md", "LICENSE-MIT", "LICENSE-APACHE"];
+const PACKAGE_FILES: &[&str] = &["README.md", "CHANGELOG.md", "LICENSE-MIT", "LICENSE-APACHE"];
 
 /// The second half of the `package` cell: unpacks every `.crate` file that
 /// `cargo package` wrote under `target/package/` into a workspace of its

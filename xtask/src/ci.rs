@@ -1130,6 +1130,7 @@ fn scratch_after(cell: &str) -> &'static [&'static str] {
     match cell {
         "msrv" => &["target/msrv"],
         "minimal-versions" => &[MINIMAL_TARGET],
+        "no-std" => &["target/thumbv7em-none-eabihf"],
         "doc-docsrs" => &[DOCSRS_TARGET],
         "test-x86-64-v3" => &["target/x86-64-v3"],
         "test-x86-64-v4" => &["target/x86-64-v4"],

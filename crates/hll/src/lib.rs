@@ -792,8 +792,8 @@ impl<T: AsRef<[u8]>> Extend<T> for Hll {
     }
 }
 
-/// A new (sparse) HLL holding the elements, added in order as by
-/// [`Hll::add_all`].
+/// A new HLL holding the elements, added in order as by [`Hll::add_all`]
+/// (sparse until it outgrows the sparse size limit, as on a server).
 ///
 /// ```
 /// let h: hll::Hll = ["apple", "pear", "apple"].into_iter().collect();

@@ -323,7 +323,7 @@ mod tests {
         // least 6 (P6 and later, AMD's Athlon included).
         assert!(f >= 6, "family {f:#x}");
         // AMD64 CPUs start at family 0xF (K8); 32-bit code also runs on
-        // earlier ones (the Athlon is family 6, as is the CPU qemu-i386 reports).
+        // earlier AMD CPUs (the Athlon, and the CPU qemu-i386 reports).
         #[cfg(target_arch = "x86_64")]
         if v == Vendor::Amd {
             assert!(f >= 0xf, "family {f:#x}");

@@ -71,9 +71,9 @@ pub fn read_testdata(manifest_dir: &str, relative: &str) -> std::string::String 
 /// by a barrier, and waits for all of them (a panic in any is re-raised).
 ///
 /// For the first calls of a dispatched function: called from a test binary
-/// of its own (one test per binary), the threads race to resolve and cache
-/// the kernel, each must still get the scalar kernel's answers. Under Miri
-/// that also checks the cache for data races.
+/// in which no other test calls that function, the threads race to resolve
+/// and cache the kernel, and each must still get the scalar kernel's
+/// answers. Under Miri that also checks the cache for data races.
 pub fn on_threads_at_once(threads: usize, f: impl Fn(usize) + Sync) {
     let barrier = std::sync::Barrier::new(threads);
     std::thread::scope(|s| {

@@ -23,7 +23,7 @@
 //!   stand-in that compares the lengths and the first byte only. It is not a
 //!   correct compare; it shows how far below `==` any compare could get in
 //!   that loop (the rest is the loop, the loads and waiting for the data).
-//! - `bound:first-last` (in `memeq/lookup`): the lengths, the first and the
+//! - `bound:first-last` (in `memeq/eq-mixed*` and `memeq/lookup`): the lengths, the first and the
 //!   last byte: it waits for every cache line a key spans, as a correct
 //!   compare must, so it bounds a correct compare's saving more tightly
 //!   (`first-byte` skips the second line of keys that straddle two).
@@ -164,6 +164,16 @@ fn eq_mixed_group(c: &mut Criterion, group: &str, unequal: bool, count: usize, k
             let p = black_box(&pairs);
             p.iter()
                 .filter(|(x, y)| memeq_lookup::first_byte(x, y))
+                .count()
+        })
+    });
+    // Nor this: the lengths, the first and the last byte (every line a pair
+    // spans, as a correct compare must touch).
+    g.bench_function(BenchmarkId::new("bound:first-last", 64), |bch| {
+        bch.iter(|| {
+            let p = black_box(&pairs);
+            p.iter()
+                .filter(|(x, y)| memeq_lookup::first_last(x, y))
                 .count()
         })
     });

@@ -3,10 +3,11 @@
 //! drops the runs other processes disturbed).
 //!
 //! `cargo run --release -p benches --example memeq_timing` prints ns per
-//! compare for a mixed 1..=64-byte set and fixed sizes, and ns per lookup in
-//! the `memeq/lookup` benchmark's table (the same module, `memeq_lookup`):
-//! with `eq`, `==`, two bounds that are not correct compares (first byte;
-//! first and last byte) and, for the fixed-length tables, `eq_fixed`.
+//! compare for a mixed 1..=64-byte set and fixed sizes (with the two bounds
+//! below on the same pairs), and ns per lookup in the `memeq/lookup`
+//! benchmark's table (the same module, `memeq_lookup`): with `eq`, `==`, two
+//! bounds that are not correct compares (first byte; first and last byte)
+//! and, for the fixed-length tables, `eq_fixed`.
 
 use std::hint::black_box;
 
@@ -57,6 +58,20 @@ fn compares(label: &str, lo: usize, hi: usize, unequal: bool) {
                 .filter(|(a, b)| a.cmp(b).is_lt())
                 .count()
         }),
+        // Not correct compares: the loop with the lengths and the first
+        // byte, and with the last byte too (every line a pair spans).
+        Box::new(|| {
+            black_box(&pairs)
+                .iter()
+                .filter(|(a, b)| memeq_lookup::first_byte(a, b))
+                .count()
+        }),
+        Box::new(|| {
+            black_box(&pairs)
+                .iter()
+                .filter(|(a, b)| memeq_lookup::first_last(a, b))
+                .count()
+        }),
     ];
     for k in &kernels {
         passes.push(Box::new(move || {
@@ -71,14 +86,15 @@ fn compares(label: &str, lo: usize, hi: usize, unequal: bool) {
     }
     let t = benches::min_ns(runs, 1.0, &passes.iter().map(|f| &**f).collect::<Vec<_>>());
     let (ours, std, ocmp, scmp) = (per(t[0]), per(t[1]), per(t[2]), per(t[3]));
-    for (k, t) in kernels.iter().zip(t[4..].chunks(2)) {
+    let (first, last) = (per(t[4]), per(t[5]));
+    for (k, t) in kernels.iter().zip(t[6..].chunks(2)) {
         print!("{}: {:.2} / {:.2}  ", k.name(), per(t[0]), per(t[1]));
     }
     if !kernels.is_empty() {
         println!();
     }
     println!(
-        "{label:<22} eq: ours {ours:6.2}  == {std:6.2}  ({:.2}x)   cmp: ours {ocmp:6.2}  Ord {scmp:6.2}  ({:.2}x)",
+        "{label:<22} eq: ours {ours:6.2}  == {std:6.2}  ({:.2}x)   cmp: ours {ocmp:6.2}  Ord {scmp:6.2}  ({:.2}x)   bounds: first byte {first:5.2}, first+last {last:5.2}",
         std / ours,
         scmp / ocmp
     );

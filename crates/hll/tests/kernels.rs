@@ -211,12 +211,16 @@ fn dispatcher_choice() {
     assert!(max.includes(k.level()), "{chosen} under {max}");
     // The best allowed one is chosen, except that the `pext` pack's set is
     // listed wherever AVX2 and BMI2 run it but picked only on AMD Zen 4
-    // (family 0x19 with AVX-512) and from Zen 5 (family 0x1A) on.
+    // (family 0x19 with AVX-512) and from Zen 5 (family 0x1A) on, and the
+    // multiply-split unpack's set is listed wherever AVX2 runs but picked
+    // only on Intel.
     let f = cpu_detect::features();
     let pext_picked =
         f.vendor == cpu_detect::Vendor::Amd && (f.family >= 0x1A || f.splits_512bit_ops());
+    let mul_picked = f.vendor == cpu_detect::Vendor::Intel;
     let best = hll::kernels()
         .filter(|k| pext_picked || k.name() != "avx2-pext")
+        .filter(|k| mul_picked || k.name() != "avx2-mul")
         .find(|k| max.includes(k.level()))
         .unwrap();
     assert_eq!(best.name(), chosen);

@@ -32,7 +32,7 @@ const BYTES: usize = 24;
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn unpack_max(dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTERS]) {
     // SAFETY: raw is 16384 initialised bytes; same CPU requirement.
-    unsafe { unpack_to::<true>(dense, raw.as_mut_ptr()) }
+    unsafe { unpack_to::<true, false>(dense, raw.as_mut_ptr()) }
 }
 
 /// `raw[i] = dense register i`, every byte of `raw` written.
@@ -42,7 +42,7 @@ pub(crate) unsafe fn unpack_max(dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTE
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn unpack(dense: &[u8; DENSE_BODY], raw: &mut Uninit<REGISTERS>) {
     // SAFETY: raw is 16384 writable bytes, only written; same CPU requirement.
-    unsafe { unpack_to::<false>(dense, raw.as_mut_ptr().cast()) }
+    unsafe { unpack_to::<false, false>(dense, raw.as_mut_ptr().cast()) }
 }
 
 /// The union of dense bodies: `out[i]` = the largest register `i` of
@@ -55,6 +55,22 @@ pub(crate) unsafe fn unpack(dense: &[u8; DENSE_BODY], raw: &mut Uninit<REGISTERS
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn union(inputs: &[&[u8; DENSE_BODY]], out: &mut Uninit<REGISTERS>) {
+    // SAFETY: same CPU requirement.
+    unsafe { union_with::<false>(inputs, out) }
+}
+
+/// [`union`], with `MUL` the groups of one body split by
+/// [`super::avx2_mul::split_pairs`] (the groups of two to four never split
+/// per body).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn union_with<const MUL: bool>(
+    inputs: &[&[u8; DENSE_BODY]],
+    out: &mut Uninit<REGISTERS>,
+) {
     let o = out.as_mut_ptr().cast::<u8>();
     let mut groups = inputs.chunks(4);
     let Some(first) = groups.next() else {
@@ -67,33 +83,37 @@ pub(crate) unsafe fn union(inputs: &[&[u8; DENSE_BODY]], out: &mut Uninit<REGIST
     // all of them.
     unsafe {
         match first.len() {
-            1 => union_to::<1, false>([p(0, first)], o),
-            2 => union_to::<2, false>([p(0, first), p(1, first)], o),
-            3 => union_to::<3, false>([p(0, first), p(1, first), p(2, first)], o),
-            _ => union_to::<4, false>([p(0, first), p(1, first), p(2, first), p(3, first)], o),
+            1 => union_to::<1, false, MUL>([p(0, first)], o),
+            2 => union_to::<2, false, MUL>([p(0, first), p(1, first)], o),
+            3 => union_to::<3, false, MUL>([p(0, first), p(1, first), p(2, first)], o),
+            _ => union_to::<4, false, MUL>([p(0, first), p(1, first), p(2, first), p(3, first)], o),
         }
         for g in groups {
             match g.len() {
-                1 => union_to::<1, true>([p(0, g)], o),
-                2 => union_to::<2, true>([p(0, g), p(1, g)], o),
-                3 => union_to::<3, true>([p(0, g), p(1, g), p(2, g)], o),
-                _ => union_to::<4, true>([p(0, g), p(1, g), p(2, g), p(3, g)], o),
+                1 => union_to::<1, true, MUL>([p(0, g)], o),
+                2 => union_to::<2, true, MUL>([p(0, g), p(1, g)], o),
+                3 => union_to::<3, true, MUL>([p(0, g), p(1, g), p(2, g)], o),
+                _ => union_to::<4, true, MUL>([p(0, g), p(1, g), p(2, g), p(3, g)], o),
             }
         }
     }
 }
 
 /// The unpack loop: with `MAX`, `out[i] = max(out[i], register i)`, else
-/// `out[i] = register i`.
+/// `out[i] = register i`; with `MUL`, each step split by
+/// [`super::avx2_mul::split_pairs`], else by [`split_pairs`].
 ///
 /// # Safety
 /// AVX2; `out` valid for 16384 bytes of writes, and of reads of
 /// initialised bytes when `MAX`.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn unpack_to<const MAX: bool>(dense: &[u8; DENSE_BODY], out: *mut u8) {
+pub(super) unsafe fn unpack_to<const MAX: bool, const MUL: bool>(
+    dense: &[u8; DENSE_BODY],
+    out: *mut u8,
+) {
     // SAFETY: forwarded.
-    unsafe { union_to::<1, MAX>([dense.as_ptr()], out) }
+    unsafe { union_to::<1, MAX, MUL>([dense.as_ptr()], out) }
 }
 
 /// `out[i] = max(register i of each of the `K` dense bodies at `src`)`,
@@ -111,7 +131,10 @@ unsafe fn unpack_to<const MAX: bool>(dense: &[u8; DENSE_BODY], out: *mut u8) {
 /// for [`unpack_to`].
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn union_to<const K: usize, const MAX: bool>(src: [*const u8; K], out: *mut u8) {
+unsafe fn union_to<const K: usize, const MAX: bool, const MUL: bool>(
+    src: [*const u8; K],
+    out: *mut u8,
+) {
     let last = REGISTERS / REGS - 1;
     let edge = |c: usize| {
         let p = c * BYTES;
@@ -126,7 +149,7 @@ unsafe fn union_to<const K: usize, const MAX: bool>(src: [*const u8; K], out: *m
             set_lanes(lo, hi)
         };
         // SAFETY: AVX2 and the output buffer, as ours.
-        unsafe { store_max::<K, MAX>(src.map(regs), 0, out, c) };
+        unsafe { store_max::<K, MAX, MUL>(src.map(regs), 0, out, c) };
     };
     let step = |c: usize| {
         let regs = |s: *const u8| {
@@ -135,7 +158,7 @@ unsafe fn union_to<const K: usize, const MAX: bool>(src: [*const u8; K], out: *m
             unsafe { _mm256_loadu_si256(s.add(c * BYTES - 4).cast()) }
         };
         // SAFETY: AVX2 and the output buffer, as ours.
-        unsafe { store_max::<K, MAX>(src.map(regs), 4, out, c) };
+        unsafe { store_max::<K, MAX, MUL>(src.map(regs), 4, out, c) };
     };
     edge(0);
     // Eight steps per loop iteration (criterion on Zen 5, unpack_max:
@@ -163,7 +186,8 @@ fn set_lanes(lo: __m128i, hi: __m128i) -> __m256i {
 
 /// Stores the register-wise max of the steps of `K` bodies loaded in `x`
 /// (layout `off0`, see [`split_pairs`]) and, with `MAX`, of the 32 bytes
-/// there, at `out + 32c`. One body: [`split_pairs`]. More: each body's
+/// there, at `out + 32c`. One body: [`split_pairs`] (with `MUL`, the
+/// multiply form [`super::avx2_mul::split_pairs`]). More: each body's
 /// [`pair_fields`] maxed as 16-bit lanes, split into bytes once (three
 /// ALU operations per body and two per max, against seven and one: for
 /// three bodies 19 operations per step instead of 23).
@@ -171,7 +195,7 @@ fn set_lanes(lo: __m128i, hi: __m128i) -> __m256i {
 /// # Safety
 /// AVX2; `c < 512`; `out` as for [`unpack_to`].
 #[inline(always)]
-unsafe fn store_max<const K: usize, const MAX: bool>(
+unsafe fn store_max<const K: usize, const MAX: bool, const MUL: bool>(
     x: [__m256i; K],
     off0: i8,
     out: *mut u8,
@@ -181,7 +205,9 @@ unsafe fn store_max<const K: usize, const MAX: bool>(
     // 32c + 32 <= 16384, read only when initialised (the caller).
     unsafe {
         let o = out.add(c * REGS).cast::<__m256i>();
-        let mut v = if K == 1 {
+        let mut v = if K == 1 && MUL {
+            super::avx2_mul::split_pairs(x[0], off0)
+        } else if K == 1 {
             split_pairs(x[0], off0)
         } else {
             let [mut a, mut b] = pair_fields(pair_words(x[0], off0));
@@ -207,11 +233,12 @@ unsafe fn store_max<const K: usize, const MAX: bool>(
 /// then the second register of the pair moves from bit 6 to bit 8. Six ALU
 /// operations per 32 registers after the shuffle, against ten for
 /// spreading 24-bit words with per-field shifts and masks. (Aligning both
-/// pairs with one `vpmullw` by 16 / 1 and splitting with `y + 3 (y &
-/// 0xfc0)` is fewer instructions but measured slower on Intel: the
-/// multiplies share two ports with the shifts. On Zen 1 one `vpmullw` in
-/// place of the `vpsllw` measured the same, 1274 against 1278-1283 ns per
-/// `unpack_max`.)
+/// pairs with one `vpmullw` by 16 / 1 and splitting with `p + 3 (p &
+/// 0xfc0)` is one µop fewer: the `avx2-mul` set, faster on Intel once
+/// LLVM is kept from rewriting the multiplies, see
+/// [`super::avx2_mul`]; AMD cores were measured with this form only. On Zen
+/// 1 one `vpmullw` in place of the `vpsllw` measured the same, 1274
+/// against 1278-1283 ns per `unpack_max`.)
 ///
 /// # Safety
 /// The CPU must support AVX2.
@@ -236,7 +263,7 @@ unsafe fn split_pairs(x: __m256i, off0: i8) -> __m256i {
 /// # Safety
 /// The CPU must support AVX2.
 #[inline(always)]
-unsafe fn pair_words(x: __m256i, off0: i8) -> __m256i {
+pub(super) unsafe fn pair_words(x: __m256i, off0: i8) -> __m256i {
     let o1 = 4 - off0;
     let o = off0;
     // SAFETY: the callers are AVX2 functions (target features inherited).
@@ -398,9 +425,22 @@ pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut Uninit<DENSE_BODY>)
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn histogram_dense(dense: &[u8; DENSE_BODY]) -> [u32; 64] {
+    // SAFETY: same CPU requirement.
+    unsafe { histogram_dense_with::<false>(dense) }
+}
+
+/// [`histogram_dense`], with `MUL` the unpack split by
+/// [`super::avx2_mul::split_pairs`].
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn histogram_dense_with<const MUL: bool>(dense: &[u8; DENSE_BODY]) -> [u32; 64] {
     let mut raw = Aligned(uninit());
-    // SAFETY: same CPU requirement as ours.
-    unsafe { unpack(dense, &mut raw.0) };
+    // SAFETY: raw is 16384 writable bytes, only written; same CPU
+    // requirement as ours.
+    unsafe { unpack_to::<false, MUL>(dense, raw.0.as_mut_ptr().cast()) };
     // SAFETY: unpack wrote every byte; same CPU requirement as ours.
     unsafe { histogram_raw(assume_init(&mut raw.0)) }
 }

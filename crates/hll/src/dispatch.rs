@@ -348,6 +348,26 @@ mod tests {
     use super::x86::{AVX2, AVX2_MUL, AVX2_PEXT};
     use simd_core::{Features, Vendor};
 
+    /// A CPU of this vendor and family with AVX2 and BMI2.
+    fn cpu(vendor: Vendor, family: u16) -> Features {
+        let mut f = Features::default();
+        f.avx2 = true;
+        f.bmi2 = true;
+        f.vendor = vendor;
+        f.family = family;
+        f
+    }
+
+    /// `set` runs on each of these CPUs (so it is listed and tested there)
+    /// but the dispatchers do not pick it.
+    fn listed_not_picked(set: &super::Set, cpus: &[(Vendor, u16)]) {
+        for &(vendor, family) in cpus {
+            let f = cpu(vendor, family);
+            assert!((set.supported)(&f), "{} {vendor:?} {family:#x}", set.name);
+            assert!(!(set.preferred)(&f), "{} {vendor:?} {family:#x}", set.name);
+        }
+    }
+
     /// The `pext` pack is picked only on AMD Zen 4 and from Zen 5 on: Zen
     /// 1/2 and Hygon microcode `pext`, Zen 3 (family 0x19 as Zen 4, told
     /// apart by AVX-512) measured the plain AVX2 pack faster, and Intel
@@ -355,14 +375,6 @@ mod tests {
     /// AVX2 and BMI2.
     #[test]
     fn pext_pack_picked_only_on_amd_zen4_and_later() {
-        let cpu = |vendor, family| {
-            let mut f = Features::default();
-            f.avx2 = true;
-            f.bmi2 = true;
-            f.vendor = vendor;
-            f.family = family;
-            f
-        };
         let picked = |f: &Features| (AVX2_PEXT.supported)(f) && (AVX2_PEXT.preferred)(f);
         assert!(picked(&cpu(Vendor::Amd, 0x1A)));
         assert!(picked(&cpu(Vendor::Amd, 0x1B)));
@@ -375,17 +387,16 @@ mod tests {
         let mut intel512 = cpu(Vendor::Intel, 6);
         intel512.avx512f = true;
         assert!(!picked(&intel512));
-        for (vendor, family) in [
-            (Vendor::Amd, 0x19),
-            (Vendor::Amd, 0x17),
-            (Vendor::Hygon, 0x18),
-            (Vendor::Intel, 6),
-            (Vendor::Other, 0),
-        ] {
-            let f = cpu(vendor, family);
-            assert!(!picked(&f), "{vendor:?} {family:#x}");
-            assert!((AVX2_PEXT.supported)(&f), "{vendor:?} {family:#x}");
-        }
+        listed_not_picked(
+            &AVX2_PEXT,
+            &[
+                (Vendor::Amd, 0x19),
+                (Vendor::Amd, 0x17),
+                (Vendor::Hygon, 0x18),
+                (Vendor::Intel, 6),
+                (Vendor::Other, 0),
+            ],
+        );
         let mut no_bmi2 = cpu(Vendor::Amd, 0x1A);
         no_bmi2.bmi2 = false;
         assert!(!(AVX2_PEXT.supported)(&no_bmi2));
@@ -404,29 +415,21 @@ mod tests {
     /// runs.
     #[test]
     fn mul_unpack_picked_only_on_intel() {
-        let cpu = |vendor, family| {
-            let mut f = Features::default();
-            f.avx2 = true;
-            f.vendor = vendor;
-            f.family = family;
-            f
-        };
         let picked = |f: &Features| (AVX2_MUL.supported)(f) && (AVX2_MUL.preferred)(f);
         assert!(picked(&cpu(Vendor::Intel, 6)));
         let mut intel512 = cpu(Vendor::Intel, 6);
         intel512.avx512f = true;
         assert!(picked(&intel512));
-        for (vendor, family) in [
-            (Vendor::Amd, 0x17),
-            (Vendor::Amd, 0x19),
-            (Vendor::Amd, 0x1A),
-            (Vendor::Hygon, 0x18),
-            (Vendor::Other, 0),
-        ] {
-            let f = cpu(vendor, family);
-            assert!(!picked(&f), "{vendor:?} {family:#x}");
-            assert!((AVX2_MUL.supported)(&f), "{vendor:?} {family:#x}");
-        }
+        listed_not_picked(
+            &AVX2_MUL,
+            &[
+                (Vendor::Amd, 0x17),
+                (Vendor::Amd, 0x19),
+                (Vendor::Amd, 0x1A),
+                (Vendor::Hygon, 0x18),
+                (Vendor::Other, 0),
+            ],
+        );
         let mut no_avx2 = cpu(Vendor::Intel, 6);
         no_avx2.avx2 = false;
         assert!(!(AVX2_MUL.supported)(&no_avx2));

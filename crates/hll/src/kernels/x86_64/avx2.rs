@@ -61,7 +61,7 @@ pub(crate) unsafe fn union(inputs: &[&[u8; DENSE_BODY]], out: &mut Uninit<REGIST
 
 /// [`union`], with `MUL` the groups of one body split by
 /// [`super::avx2_mul::split_pairs`] (the groups of two to four never split
-/// per body).
+/// per body, so they take one instance whatever `MUL`).
 ///
 /// # Safety
 /// The CPU must support AVX2.
@@ -84,16 +84,18 @@ pub(super) unsafe fn union_with<const MUL: bool>(
     unsafe {
         match first.len() {
             1 => union_to::<1, false, MUL>([p(0, first)], o),
-            2 => union_to::<2, false, MUL>([p(0, first), p(1, first)], o),
-            3 => union_to::<3, false, MUL>([p(0, first), p(1, first), p(2, first)], o),
-            _ => union_to::<4, false, MUL>([p(0, first), p(1, first), p(2, first), p(3, first)], o),
+            2 => union_to::<2, false, false>([p(0, first), p(1, first)], o),
+            3 => union_to::<3, false, false>([p(0, first), p(1, first), p(2, first)], o),
+            _ => {
+                union_to::<4, false, false>([p(0, first), p(1, first), p(2, first), p(3, first)], o)
+            }
         }
         for g in groups {
             match g.len() {
                 1 => union_to::<1, true, MUL>([p(0, g)], o),
-                2 => union_to::<2, true, MUL>([p(0, g), p(1, g)], o),
-                3 => union_to::<3, true, MUL>([p(0, g), p(1, g), p(2, g)], o),
-                _ => union_to::<4, true, MUL>([p(0, g), p(1, g), p(2, g), p(3, g)], o),
+                2 => union_to::<2, true, false>([p(0, g), p(1, g)], o),
+                3 => union_to::<3, true, false>([p(0, g), p(1, g), p(2, g)], o),
+                _ => union_to::<4, true, false>([p(0, g), p(1, g), p(2, g), p(3, g)], o),
             }
         }
     }

@@ -238,7 +238,8 @@ unsafe fn store_max<const K: usize, const MAX: bool, const MUL: bool>(
 /// pairs with one `vpmullw` by 16 / 1 and splitting with `p + 3 (p &
 /// 0xfc0)` is one µop fewer: the `avx2-mul` set, faster on Intel once
 /// LLVM is kept from rewriting the multiplies, see
-/// [`super::avx2_mul`]; AMD cores were measured with this form only. On Zen
+/// [`super::avx2_mul`]; AMD cores were measured with this eight-µop form
+/// only, and keep it. On Zen
 /// 1 one `vpmullw` in place of the `vpsllw` measured the same, 1274
 /// against 1278-1283 ns per `unpack_max`.)
 ///

@@ -2,7 +2,8 @@
 //! them as a named baseline, and with `--compare` prints the comparison
 //! report (per crate: ours vs each kernel, each alternative and the live
 //! servers, side by side from one run) to stdout and
-//! `target/bench-report/report.md`, with SVG plots.
+//! `target/bench-report/report.md`, with SVG plots, plus one file per crate
+//! (`target/bench-report/<crate>.md`) holding the table its README shows.
 
 use crate::servers::{self, Client, Reply};
 use crate::util::{self, cargo, root};
@@ -38,7 +39,11 @@ Options:
                     afresh unless --no-servers)
   --no-servers      do not start Redis/Valkey for the server rows
 
-Output: target/bench-report/report.md and target/bench-report/*.svg.
+Output: target/bench-report/report.md, target/bench-report/*.svg, and with
+--compare one table per crate, target/bench-report/<crate>.md (bitcount.md,
+hll.md, siphash-fast.md, memeq.md): machine, date, commit, then per operation
+and size ours, the peers and the bound rows with their time / ours. The
+crate READMEs paste these tables.
 ";
 
 /// Crate name -> bench file in benches/benches/.
@@ -254,6 +259,13 @@ pub fn main(args: &[String]) -> Result<(), String> {
     std::fs::write(dir.join("report.md"), &full).map_err(|e| e.to_string())?;
     print!("{full}");
     eprintln!("report: {}", dir.join("report.md").display());
+    let header = readme_header(&o, &notes);
+    for krate in &wanted {
+        let table = readme_table(&results, krate, &header);
+        let path = dir.join(format!("{krate}.md"));
+        std::fs::write(&path, table).map_err(|e| e.to_string())?;
+        eprintln!("README table: {}", path.display());
+    }
     Ok(())
 }
 
@@ -836,5 +848,242 @@ fn change(base: Option<&(f64, f64)>, m: &Measurement, noise: f64) -> String {
             format!("{pct:+.1}% {verdict}")
         }
         _ => "-".into(),
+    }
+}
+
+/// The README table's rows per benchmark group: the sizes (criterion
+/// parameters) shown, `"*"` for all. A group not listed shows every size; an
+/// empty list leaves the group to report.md (kernel-only groups, variants).
+const README_ROWS: &[(&str, &[&str])] = &[
+    ("bitcount/count", &["64", "1024", "16384", "12500000"]),
+    ("bitcount/count-mixed", &["*"]),
+    ("bitcount/bitpos", &["16384"]),
+    ("hll/unpack_max", &[]),
+    ("hll/pack", &[]),
+    ("hll/histogram_dense", &[]),
+    ("hll/histogram_raw", &[]),
+    ("hll/add_sparse", &["*"]),
+    ("hll/add_dense", &["*"]),
+    ("hll/count", &["*"]),
+    ("hll/count_union", &["*"]),
+    ("hll/merge", &["*"]),
+    ("siphash/oneshot-1-2", &["16", "64"]),
+    ("siphash/oneshot-1-2-nocase", &["16"]),
+    ("siphash/oneshot-1-3", &["8", "64", "1024"]),
+    ("siphash/oneshot-2-4", &["8", "64", "1024"]),
+    ("siphash/batch-1-2", &["*"]),
+    ("siphash/batch-1-3", &["*"]),
+    ("siphash/batch-2-4", &[]),
+    ("memeq/eq", &["4", "16", "32", "64", "1024"]),
+    ("memeq/eq-unequal", &["16"]),
+    ("memeq/eq-mixed", &["*"]),
+    ("memeq/eq-mixed-unequal", &[]),
+    ("memeq/eq-mixed-64k", &[]),
+    ("memeq/cmp", &["16", "64"]),
+    ("memeq/lookup", &["*"]),
+    ("memeq/lookup-absent", &[]),
+];
+
+fn readme_shows(group: &str, param: &str) -> bool {
+    match README_ROWS.iter().find(|(g, _)| *g == group) {
+        None => true,
+        Some((_, sizes)) => sizes.iter().any(|s| *s == "*" || *s == param),
+    }
+}
+
+/// A row that is a bound (what the hardware or an ideal loop allows), not a
+/// peer.
+fn is_bound(function: &str) -> bool {
+    function.starts_with("bound:") || function == "read-bandwidth"
+}
+
+/// The lines above every crate's table: machine, date, commit, mode.
+fn readme_header(o: &Options, notes: &[String]) -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines().find_map(|l| {
+                l.strip_prefix("model name")
+                    .map(|v| v.trim_start_matches([' ', '\t', ':']).to_string())
+            })
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let rustc = util::output(Command::new("rustc").arg("-V")).unwrap_or_default();
+    let mut s = format!(
+        "Machine: {cpu}, {cores} cores visible, dispatch level {}. Date: {} (UTC). Commit: {}. {}.",
+        cpu_detect::max_level(),
+        utc_date(SystemTime::now()),
+        git_commit(),
+        match rustc.trim() {
+            "" => "rustc: unknown".to_string(),
+            r => r.to_string(),
+        }
+    );
+    let _ = write!(
+        s,
+        " Run: `cargo xtask bench --compare{}` (criterion medians{}).",
+        if o.quick { " --quick" } else { "" },
+        if o.quick {
+            ", short measurement: +-10% is noise"
+        } else {
+            ""
+        }
+    );
+    if notes.iter().any(|n| n.starts_with("server rows:")) {
+        s.push_str(" Server rows: INFO commandstats usec_per_call, server-side time without the network, the fastest of 5 batches.");
+    }
+    s
+}
+
+/// One crate's README table: per operation and size, ours, the peers and
+/// the bound rows, each with its time / ours (above 1: ours is faster).
+fn readme_table(results: &[Measurement], krate: &str, header: &str) -> String {
+    let prefix = format!("{}/", krate.trim_end_matches("-fast"));
+    let mut s = String::new();
+    let _ = writeln!(s, "{header}\n");
+    let _ = writeln!(
+        s,
+        "| operation | size | ours | peers and variants (time, vs ours) | bound (time, vs ours) |"
+    );
+    s.push_str("|---|---|---|---|---|\n");
+    let mut groups: Vec<&str> = Vec::new();
+    for m in results.iter().filter(|m| m.group.starts_with(&prefix)) {
+        if !groups.contains(&m.group.as_str()) {
+            groups.push(m.group.as_str());
+        }
+    }
+    let mut rows = 0;
+    for g in groups {
+        let in_group: Vec<&Measurement> = results
+            .iter()
+            .filter(|m| m.group == g && !m.function.starts_with("kernel:"))
+            .collect();
+        let mut params: Vec<&str> = in_group.iter().map(|m| m.param.as_str()).collect();
+        params.sort_by_key(|p| sort_key(p));
+        params.dedup();
+        for p in params.into_iter().filter(|p| readme_shows(g, p)) {
+            let mut at: Vec<&Measurement> =
+                in_group.iter().copied().filter(|m| m.param == p).collect();
+            at.sort_by_key(|m| order(&m.function));
+            // `ours`, else the first `ours-*` variant (`memeq/eq` at sizes
+            // measured only through `eq_fixed`).
+            let Some(ours) = at
+                .iter()
+                .copied()
+                .find(|m| m.function == "ours")
+                .or_else(|| at.iter().copied().find(|m| m.function.starts_with("ours")))
+            else {
+                continue;
+            };
+            let cell = |m: &Measurement| {
+                let ratio = m.median_ns / ours.median_ns;
+                format!("{} {} ({ratio:.2}x)", m.function, fmt_time(m.median_ns))
+            };
+            let peers: Vec<String> = at
+                .iter()
+                .filter(|m| !std::ptr::eq(**m, ours) && !is_bound(&m.function))
+                .map(|m| cell(m))
+                .collect();
+            let bounds: Vec<String> = at
+                .iter()
+                .filter(|m| is_bound(&m.function))
+                .map(|m| cell(m))
+                .collect();
+            let ours_cell = match fmt_throughput(ours).as_str() {
+                "-" => fmt_time(ours.median_ns),
+                t => format!("{} ({t})", fmt_time(ours.median_ns)),
+            };
+            let ours_cell = if ours.function == "ours" {
+                ours_cell
+            } else {
+                format!("{} {ours_cell}", ours.function)
+            };
+            let _ = writeln!(
+                s,
+                "| {} | {} | {ours_cell} | {} | {} |",
+                g.split_once('/').map_or(g, |x| x.1),
+                fmt_size(p, ours.throughput),
+                if peers.is_empty() {
+                    "-".to_string()
+                } else {
+                    peers.join("; ")
+                },
+                if bounds.is_empty() {
+                    "-".to_string()
+                } else {
+                    bounds.join("; ")
+                }
+            );
+            rows += 1;
+        }
+    }
+    if rows == 0 {
+        s.push_str("| (no results for this crate in this run) | | | | |\n");
+    }
+    s
+}
+
+/// `YYYY-MM-DD` of a time, in UTC (civil-from-days, proleptic Gregorian).
+fn utc_date(t: SystemTime) -> String {
+    let secs = t
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_dates() {
+        let at = |s: u64| utc_date(SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(s));
+        assert_eq!(at(0), "1970-01-01");
+        assert_eq!(at(951_782_400), "2000-02-29");
+        assert_eq!(at(1_709_164_800), "2024-02-29");
+        assert_eq!(at(1_735_689_599), "2024-12-31");
+    }
+
+    fn m(group: &str, function: &str, param: &str, ns: f64) -> Measurement {
+        Measurement {
+            group: group.into(),
+            function: function.into(),
+            param: param.into(),
+            median_ns: ns,
+            std_dev_ns: 0.0,
+            throughput: Some((1024.0, "bytes")),
+        }
+    }
+
+    #[test]
+    fn readme_table_rows() {
+        let r = vec![
+            m("bitcount/count", "ours", "1024", 10.0),
+            m("bitcount/count", "kernel:avx512", "1024", 9.0),
+            m("bitcount/count", "naive", "1024", 40.0),
+            m("bitcount/count", "read-bandwidth", "1024", 5.0),
+            m("bitcount/count", "ours", "16", 2.0),
+        ];
+        let t = readme_table(&r, "bitcount", "H");
+        assert!(t.starts_with("H\n"));
+        assert!(t.contains(
+            "| count | 1 KiB | 10.00 ns (102.40 GB/s) | naive 40.00 ns (4.00x) | read-bandwidth 5.00 ns (0.50x) |"
+        ));
+        assert!(!t.contains("avx512"));
+        // 16 B is not among the README's sizes for bitcount/count.
+        assert!(!t.contains("| 16 B |"));
     }
 }

@@ -229,6 +229,11 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
         }),
     );
     add(
+        "docs",
+        "size limits of the docs: workspace README.md <= 10 KB, each crate README.md <= 8 KB, every tracked markdown file <= 16 KB",
+        Box::new(|ctx, _| docs_sizes(&ctx.root)),
+    );
+    add(
         "test-native",
         "cargo test --workspace (native, no ceiling, doctests, hll's serde feature)",
         Box::new(|_, log| {
@@ -636,6 +641,24 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                 Outcome::Passed(_) => test_packaged(&ctx.root, &target, log),
                 failed => failed,
             };
+            // Every member packages, the unpublished xtask and benches too
+            // (`cargo package --workspace` as a user would run it).
+            let outcome = match outcome {
+                Outcome::Passed(good) => match run_cell(
+                    Command::new(cargo())
+                        .args(["package", "--workspace", "--allow-dirty", "--no-verify"])
+                        .arg("--target-dir")
+                        .arg(target.join("all")),
+                    "",
+                    log,
+                ) {
+                    Outcome::Passed(_) => {
+                        Outcome::Passed(format!("{good}; the whole workspace packages"))
+                    }
+                    failed => failed,
+                },
+                failed => failed,
+            };
             forget_packaged(&crates, log);
             outcome
         }),
@@ -935,6 +958,9 @@ fn test_cell_on(
 /// The package cell's build directories (one per run, under this).
 const PACKAGE_TARGET: &str = "target/package-check";
 
+/// The largest published `.crate` file allowed (bytes).
+const CRATE_LIMIT: u64 = 200 * 1024;
+
 /// Files every published crate must ship besides its code.
 const PACKAGE_FILES: &[&str] = &["README.md", "CHANGELOG.md", "LICENSE-MIT", "LICENSE-APACHE"];
 
@@ -962,6 +988,19 @@ fn test_packaged(root: &Path, target: &Path, log: &Path) -> Outcome {
         .filter(|p| p.extension().is_some_and(|x| x == "crate"))
         .collect();
     files.sort();
+    let mut sizes = Vec::new();
+    for file in &files {
+        let len = std::fs::metadata(file).map_or(0, |m| m.len());
+        let name = file.file_name().unwrap_or_default().to_string_lossy();
+        if len > CRATE_LIMIT {
+            return Outcome::Failed(format!(
+                "{name} is {} KB, over the {} KB limit",
+                len / 1024,
+                CRATE_LIMIT / 1024
+            ));
+        }
+        sizes.push(format!("{name} {} KB", len.div_ceil(1024)));
+    }
     for file in &files {
         let unpacked = Command::new("tar")
             .arg("xzf")
@@ -1023,11 +1062,60 @@ fn test_packaged(root: &Path, target: &Path, log: &Path) -> Outcome {
     );
     match outcome {
         Outcome::Passed(_) => Outcome::Passed(format!(
-            "{} crates package and verify; their unpacked copies hold {} and pass their own tests",
+            "{} crates package and verify ({}, each <= {} KB); their unpacked copies hold {} and pass their own tests",
             members.len(),
+            sizes.join(", "),
+            CRATE_LIMIT / 1024,
             PACKAGE_FILES.join(", ")
         )),
         other => other,
+    }
+}
+
+/// The `docs` cell: the size limits of the tracked markdown files (the
+/// workspace README, each crate's README, every other `.md`).
+fn docs_sizes(root: &Path) -> Outcome {
+    let listed = util::output(
+        Command::new("git")
+            .args(["ls-files", "-z", "--", "*.md"])
+            .current_dir(root),
+    );
+    let Some(listed) = listed.filter(|l| !l.is_empty()) else {
+        return Outcome::Skipped("no git checkout to list the tracked markdown files".into());
+    };
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for path in listed.split('\0').filter(|p| !p.is_empty()) {
+        let limit = docs_limit(path);
+        let Ok(meta) = std::fs::metadata(root.join(path)) else {
+            continue; // deleted in the working tree, not yet committed
+        };
+        checked += 1;
+        if meta.len() > limit {
+            bad.push(format!("{path}: {} bytes > {limit}", meta.len()));
+        }
+    }
+    if bad.is_empty() {
+        Outcome::Passed(format!(
+            "{checked} markdown files within their limits (README.md 10 KB, crate READMEs 8 KB, others 16 KB)"
+        ))
+    } else {
+        Outcome::Failed(bad.join("; "))
+    }
+}
+
+/// The size limit of a tracked markdown file, in bytes.
+fn docs_limit(path: &str) -> u64 {
+    let crate_readme = path
+        .strip_prefix("crates/")
+        .and_then(|p| p.split_once('/'))
+        .is_some_and(|(_, rest)| rest == "README.md");
+    if path == "README.md" {
+        10 * 1024
+    } else if crate_readme {
+        8 * 1024
+    } else {
+        16 * 1024
     }
 }
 

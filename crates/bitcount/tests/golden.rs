@@ -53,10 +53,12 @@ fn bitpos_args(args: &[Value]) -> BitposRange {
 
 #[test]
 fn redis_answers() {
-    let text = simd_core::testing::read_testdata(env!("CARGO_MANIFEST_DIR"), "bitops/cases.json");
+    // The full file in the repository, its sample in the published crate.
+    let (text, full) =
+        simd_core::testing::read_golden(env!("CARGO_MANIFEST_DIR"), "bitops/cases.json");
     let doc: Value = serde_json::from_str(&text).expect("valid JSON");
     let cases = doc["cases"].as_array().expect("cases array");
-    assert_eq!(cases.len(), 3000);
+    assert_eq!(cases.len(), if full { 3000 } else { 200 });
     let kernels: Vec<_> = bitcount::kernels().collect();
     let mut checked = 0;
     for (i, case) in cases.iter().enumerate() {
@@ -103,4 +105,27 @@ fn redis_answers() {
         checked += 1;
     }
     assert_eq!(checked, 3000);
+}
+
+/// `cases.sample.json` (what the published crate ships) is every 15th case
+/// of `cases.json`.
+#[test]
+fn sample_is_every_15th_case() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let (full, is_full) = simd_core::testing::read_golden(dir, "bitops/cases.json");
+    if !is_full {
+        return; // a published crate has only the sample
+    }
+    let sample = std::fs::read_to_string(simd_core::testing::sample_path(dir, "bitops/cases.json"))
+        .expect("the sample ships next to the full file");
+    let full: Value = serde_json::from_str(&full).unwrap();
+    let sample: Value = serde_json::from_str(&sample).unwrap();
+    let every: Vec<&Value> = full["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .step_by(15)
+        .collect();
+    let sample: Vec<&Value> = sample["cases"].as_array().unwrap().iter().collect();
+    assert_eq!(sample, every);
 }

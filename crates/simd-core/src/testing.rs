@@ -67,6 +67,46 @@ pub fn read_testdata(manifest_dir: &str, relative: &str) -> std::string::String 
     }
 }
 
+/// The path of a golden file's sample: `dir/name.sample.ext` for
+/// `dir/name.ext` (a subset of its cases, in the same format).
+#[must_use]
+pub fn sample_path(manifest_dir: &str, relative: &str) -> std::path::PathBuf {
+    let full = testdata_path(manifest_dir, relative);
+    let name = full
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let sample = match name.rsplit_once('.') {
+        Some((stem, ext)) => std::format!("{stem}.sample.{ext}"),
+        None => std::format!("{name}.sample"),
+    };
+    full.with_file_name(sample)
+}
+
+/// Reads a golden file, or its sample (see [`sample_path`]) where the full
+/// file is absent: a published crate ships only the samples to stay small,
+/// the repository has both. Returns the text and whether it is the full
+/// file, so a test can check the number of cases it expects of each.
+///
+/// # Panics
+/// If neither file can be read, naming both paths.
+#[must_use]
+pub fn read_golden(manifest_dir: &str, relative: &str) -> (std::string::String, bool) {
+    let full = testdata_path(manifest_dir, relative);
+    if let Ok(s) = std::fs::read_to_string(&full) {
+        return (s, true);
+    }
+    let sample = sample_path(manifest_dir, relative);
+    match std::fs::read_to_string(&sample) {
+        Ok(s) => (s, false),
+        Err(e) => panic!(
+            "cannot read test data {} nor its sample {}: {e}",
+            full.display(),
+            sample.display()
+        ),
+    }
+}
+
 /// Runs `f(0)` .. `f(threads - 1)` on as many threads, released together
 /// by a barrier, and waits for all of them (a panic in any is re-raised).
 ///
@@ -375,6 +415,9 @@ mod tests {
             None => {
                 assert_eq!(testdata_path(manifest, "x.txt"), dir.join("testdata/x.txt"));
                 assert_eq!(read_testdata(manifest, "x.txt"), "golden");
+                assert_eq!(read_golden(manifest, "x.txt"), ("golden".into(), true));
+                std::fs::write(dir.join("testdata/y.sample.txt"), "sample").unwrap();
+                assert_eq!(read_golden(manifest, "y.txt"), ("sample".into(), false));
             }
         }
         std::fs::remove_dir_all(&dir).unwrap();

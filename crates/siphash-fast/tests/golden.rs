@@ -12,12 +12,18 @@ struct Row {
     h128: u128,
 }
 
+/// The full file in the repository, its sample in the published crate
+/// (`true`: the full file).
+fn read_golden(name: &str) -> (String, bool) {
+    simd_core::testing::read_golden(env!("CARGO_MANIFEST_DIR"), &format!("siphash/{name}"))
+}
+
 fn read(name: &str) -> String {
-    simd_core::testing::read_testdata(env!("CARGO_MANIFEST_DIR"), &format!("siphash/{name}"))
+    read_golden(name).0
 }
 
 fn rows(name: &str) -> Vec<Row> {
-    let text = read(name);
+    let (text, full) = read_golden(name);
     let rows: Vec<Row> = text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
@@ -34,7 +40,11 @@ fn rows(name: &str) -> Vec<Row> {
             }
         })
         .collect();
-    assert_eq!(rows.len(), 329, "{name}: 129 sequential + 200 random rows");
+    if full {
+        assert_eq!(rows.len(), 329, "{name}: 129 sequential + 200 random rows");
+    } else {
+        assert_eq!(rows.len(), 149, "{name}: 129 sequential + 20 random rows");
+    }
     rows
 }
 
@@ -154,7 +164,7 @@ fn sip24_reference_len0() {
 
 #[test]
 fn redis_siphash_and_nocase() {
-    let text = read("sip12-redis.tsv");
+    let (text, full) = read_golden("sip12-redis.tsv");
     let mut n = 0;
     for l in text
         .lines()
@@ -188,5 +198,42 @@ fn redis_siphash_and_nocase() {
         );
         n += 1;
     }
-    assert_eq!(n, 300);
+    assert_eq!(n, if full { 300 } else { 60 });
+}
+
+/// Each `*.sample.tsv` (what the published crate ships) holds rows of its
+/// full file, in order: the sequential rows and every 10th random one, or
+/// every 5th row of `sip12-redis.tsv`.
+#[test]
+fn samples_are_subsets() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    for (name, keep) in [
+        (
+            "sip12.tsv",
+            (|i| i < 129 || (i - 129) % 10 == 0) as fn(usize) -> bool,
+        ),
+        ("sip13.tsv", |i| i < 129 || (i - 129) % 10 == 0),
+        ("sip24.tsv", |i| i < 129 || (i - 129) % 10 == 0),
+        ("sip12-redis.tsv", |i| i % 5 == 0),
+    ] {
+        let (full, is_full) = read_golden(name);
+        if !is_full {
+            return; // a published crate has only the samples
+        }
+        let path = simd_core::testing::sample_path(dir, &format!("siphash/{name}"));
+        let sample = std::fs::read_to_string(path).expect("the sample ships next to the file");
+        let data = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter(|l| !l.starts_with('#') && !l.is_empty())
+                .map(String::from)
+                .collect()
+        };
+        let want: Vec<String> = data(&full)
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| keep(*i))
+            .map(|(_, l)| l)
+            .collect();
+        assert_eq!(data(&sample), want, "{name}");
+    }
 }

@@ -98,3 +98,9 @@ pub fn min_ns<R>(runs: usize, per: f64, fs: &[&dyn Fn() -> R]) -> Vec<f64> {
     }
     best
 }
+
+/// The workspace README's examples, run as doc tests (this crate depends on
+/// every primitive crate).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct WorkspaceReadme;

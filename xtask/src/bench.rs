@@ -857,7 +857,7 @@ fn change(base: Option<&(f64, f64)>, m: &Measurement, noise: f64) -> String {
 const README_ROWS: &[(&str, &[&str])] = &[
     ("bitcount/count", &["64", "1024", "16384", "12500000"]),
     ("bitcount/count-mixed", &["*"]),
-    ("bitcount/bitpos", &["16384"]),
+    ("bitcount/bitpos", &["1024", "262144"]),
     ("hll/unpack_max", &[]),
     ("hll/pack", &[]),
     ("hll/histogram_dense", &[]),
@@ -932,8 +932,14 @@ fn readme_header(o: &Options, notes: &[String]) -> String {
             ""
         }
     );
-    if notes.iter().any(|n| n.starts_with("server rows:")) {
-        s.push_str(" Server rows: INFO commandstats usec_per_call, server-side time without the network, the fastest of 5 batches.");
+    if !o.run {
+        s.push_str(" Criterion results of the latest run (`--no-run`).");
+    }
+    if notes
+        .iter()
+        .any(|n| n.contains("not available") || n.contains("not measured"))
+    {
+        s.push_str(" Some server rows are missing (see report.md).");
     }
     s
 }
@@ -943,7 +949,14 @@ fn readme_header(o: &Options, notes: &[String]) -> String {
 fn readme_table(results: &[Measurement], krate: &str, header: &str) -> String {
     let prefix = format!("{}/", krate.trim_end_matches("-fast"));
     let mut s = String::new();
-    let _ = writeln!(s, "{header}\n");
+    let servers = results
+        .iter()
+        .any(|m| m.group.starts_with(&prefix) && m.function.ends_with("(server)"));
+    if servers {
+        let _ = writeln!(s, "{header} Server rows: `INFO commandstats` usec_per_call (server-side, no network), the fastest of {BATCHES} batches.\n");
+    } else {
+        let _ = writeln!(s, "{header}\n");
+    }
     let _ = writeln!(
         s,
         "| operation | size | ours | peers and variants (time, vs ours) | bound (time, vs ours) |"

@@ -1,9 +1,8 @@
 //! Min-of-N timing of `bitcount::count` on short inputs (1..=64 bytes and a
 //! mixed-length set) against the `scalar` kernel called through its handle,
 //! the best dispatched kernel called through its handle, `simd-popcnt`, and
-//! `naive` (portable `count_ones` code inlined into the caller's loop):
-//! the issue's "1-64 byte inputs never slower than calling the scalar kernel
-//! directly", on machines too busy for criterion's medians.
+//! `naive` (portable `count_ones` code inlined into the caller's loop), on
+//! machines too busy for criterion's medians.
 //!
 //! `cargo run --release -p benches --example bitcount_timing` prints ns per
 //! count for each length; `--sizes=1,8,64` picks the lengths. With `--long`

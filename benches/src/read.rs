@@ -40,10 +40,9 @@ mod simd {
         // The `avx512` count kernel's prefetch (same threshold and
         // distance), so that the baseline is as fast as that kernel can
         // read from memory. Not its L1 prefetch 256 bytes ahead on Zen 4
-        // (from 4 MiB): in this loop it cost up to 11% at 5-125 MB there
-        // (9% at 5 MB; `bitcount_timing --long`, three runs, twenty-sixth
-        // session), while the count gained, so at 12.5 MB the count can
-        // now run a few percent ahead of this baseline on Zen 4.
+        // (from 4 MiB), which slows this loop by up to 11% there: at
+        // 12.5 MB the count can run a few percent ahead of this baseline
+        // on Zen 4.
         let prefetch = bytes.len() >= 32 << 20;
         while at + 512 <= bytes.len() {
             if prefetch {

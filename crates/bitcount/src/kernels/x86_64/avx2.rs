@@ -27,10 +27,8 @@ use crate::kernels::{PREFETCH_AHEAD, PREFETCH_MIN};
 use simd_core::load::{tail_u64_le, u64_le};
 
 /// Inputs of at least this many bytes (one block with its POPCNT side
-/// stream) use Harley-Seal. Without the side stream it only paid off from
-/// 1 KB; with it, one block already beats the medium loop (Zen 5 capped at
-/// avx2, min-of-N: 704 B 12.0 -> 10.4 ns, 768 B 13.0 -> 11.2, 1000 B 16.5
-/// -> 14.8; 1 KB and 2 KB unchanged).
+/// stream) use Harley-Seal: with the side stream one block already beats
+/// the medium loop.
 const HARLEY_SEAL_MIN: usize = VECTOR_BLOCK + SIDE_BLOCK;
 
 /// 32 zero bytes then 32 0xff bytes: the 32 bytes at offset `r` keep the
@@ -91,8 +89,8 @@ fn popcnt64(v: __m256i) -> __m256i {
 ///
 /// `a` is the running accumulator (`ones`, `twos`, ...), the one operand
 /// that depends on the previous adder: it enters last, so each adder adds
-/// one operation to the chain through `low` (two before: 1 KB on Zen 5
-/// capped at avx2, min-of-N, 20.9 -> 16.4 ns; 16 KB 288 -> 203 ns).
+/// one operation to the chain through `low` (two when it enters first:
+/// ~30% slower).
 #[target_feature(enable = "avx2")]
 #[inline]
 fn csa(a: __m256i, b: __m256i, c: __m256i) -> (__m256i, __m256i) {
@@ -115,24 +113,14 @@ const VECTOR_BLOCK: usize = 512;
 /// Bytes counted with scalar POPCNT per [`VECTOR_BLOCK`] (below
 /// [`SIDE_MAX`]), half after the first eight vectors and half after the
 /// last. The Harley-Seal loop keeps the vector ALUs busy (~83 operations
-/// per 512 bytes) while the integer pipes idle. On Zen 5 capped at avx2
-/// (min-of-N): 128 bytes per block after the vectors took 16 KB from 199
-/// to 164 ns and 12.5 MB from 160-170 to 136-146 us (64 and 96 gained less;
-/// 160-256 no more while each word's address took its own `lea`); with
-/// [`popcnt_pair`] (no `lea`), 192 bytes 16 KB 164 -> 152-156 ns, 256 KB
-/// 2.75 -> 2.46-2.54 us, 12.5 MB 124-132 us; split in two halves 150 ns,
-/// 2.40-2.43 us and 118-125 us (224 and 256 bytes, split or not, were
-/// slower at 256 KB). On Intel cores POPCNT issues on port 1, one of the
-/// three vector ALU ports, so the gain there would be smaller (not
-/// measured); before Cannon Lake POPCNT there also waits for the last write
-/// of its destination register (a false dependency), and zeroing it first
-/// cost 5-10% on Zen 5, so it is not done.
+/// per 512 bytes) while the integer pipes idle; 192 bytes split in two
+/// halves measured best (16 KB 199 -> 150 ns on Zen 5). POPCNT's false
+/// dependency on its destination (Intel before Cannon Lake) is not broken:
+/// zeroing it first cost 5-10% on Zen 5.
 const SIDE_BLOCK: usize = 192;
 
 /// From this size on the scalar side stream is left out: at 125 MB (far
-/// past the 32 MB L3, bound by memory) it made the count 2-8% slower
-/// (2.96-3.16 ms against 2.89-2.95, interleaved min-of-N runs), while at
-/// 40 MB it was level.
+/// past the L3, bound by memory) it made the count 2-8% slower.
 const SIDE_MAX: usize = 64 << 20;
 
 /// The running state of [`harley_seal`]: the carry-save accumulators, the
@@ -199,12 +187,8 @@ unsafe fn hs_block<const SIDE: usize>(hs: &mut Hs, bytes: &[u8], at: usize) {
 /// `bytes` (the last `SIDE` of each counted with POPCNT), then, where
 /// `SIDE > 0`, at most one more [`VECTOR_BLOCK`] without a side stream
 /// (less is left to the medium loop); returns the per-lane counts and the
-/// number of bytes consumed. The closing plain block, AMD Zen 3 (EPYC
-/// 7003), min-of-N, the fastest of five runs: 1280 B 30.6 -> 27.4 ns, 2048 B
-/// 43.0 -> 40.5, 4096 B 76.7 -> 72.9 (`simd-popcnt` 29.8 / 41.7 / 78.6),
-/// other sizes from 256 B to 16 KiB within 2%; starting Harley-Seal at 512
-/// bytes (one plain block for 512..704) was no faster there (512 B 14.1 ns
-/// both ways, 640 B 17.2 -> 18.6).
+/// number of bytes consumed. The closing plain block saves the medium
+/// loop up to 511 bytes (1280-4096 B 5-10% faster on Zen 3).
 ///
 /// # Safety
 /// The CPU supports AVX2 and POPCNT.
@@ -222,10 +206,7 @@ unsafe fn harley_seal<const SIDE: usize>(bytes: &[u8]) -> (__m256i, usize) {
         // Two independent scalar sums (no chain through one register).
         side: [0; 2],
     };
-    // Software prefetch 8 KB ahead from 1 MB up (Zen 5 capped at avx2,
-    // min-of-N at 125 MB: 3.71-3.74 ms without, 3.77-3.86 at 1-2 KB ahead,
-    // 3.20-3.27 at 4 KB, 3.01-3.10 at 8 KB, 3.15 at 16 KB, against 2.85 for
-    // an AVX2 read loop; 40 MB 37 -> 54 GB/s; 1-12.5 MB unchanged).
+    // Software prefetch 8 KB ahead from 1 MB up (see `PREFETCH_AHEAD`).
     let prefetch = bytes.len() >= PREFETCH_MIN;
     let mut at = 0;
     while at + block <= bytes.len() {
@@ -311,8 +292,6 @@ pub(crate) unsafe fn count(bytes: &[u8]) -> u64 {
 
 /// Scans of at least this many bytes align [`find_not`]'s loop to 32 bytes
 /// (so that no load crosses a cache line), the `avx512` scan's threshold.
-/// On Zen 4 this scan measured the same with and without it (2.26-2.28 us
-/// at 256 KiB, criterion); it was not measured on other cores.
 const FIND_ALIGN_MIN: usize = 512;
 
 // The aligned start needs the first 32 bytes to be in the slice.

@@ -98,9 +98,7 @@ fn add4(acc: [__m512i; 4], p: [__m512i; 4]) -> [__m512i; 4] {
 /// Inputs of at least this many bytes take [`count_long`], which first
 /// counts the bytes before the next 64-byte boundary with one masked load so
 /// that every full load of its loop is aligned: on Zen 5 a 64-byte load that
-/// crosses a cache line halves the load throughput (measured at a 16-byte
-/// misalignment: 4.6 instead of 2.9 ns at 1 KB, 16.4 instead of 9.3 ns at
-/// 4 KB). Below it the extra masked load and address arithmetic cost more
+/// crosses a cache line halves the load throughput. Below it the extra masked load and address arithmetic cost more
 /// than the few split loads. On Intel inputs below [`MID_MAX`] take
 /// [`count_mid`] instead.
 const ALIGN_MIN: usize = 512;
@@ -120,8 +118,7 @@ const _: () = assert!(ALIGN_MIN <= 512);
 /// [`count_long`]'s aligned loop, and from [`NEAR_MIN`] the same loop with
 /// software prefetch ([`count_streamed`]), kept apart so that the call
 /// into the CPU detection that the prefetch test makes costs the shorter
-/// inputs no register saves (thirty-fifth session, Emerald Rapids,
-/// min-of-N: 512 B with an aligned buffer 5.4 instead of 5.8 ns).
+/// inputs no register saves.
 ///
 /// # Safety
 /// The CPU must support AVX-512F, AVX-512BW and AVX-512 VPOPCNTDQ.
@@ -186,12 +183,8 @@ fn split_loads_cheap() -> bool {
 /// [`split_loads_cheap`] holds: unaligned loads from the slice's start (no
 /// head), two or three whole 256-byte blocks with no loop, then [`finish`].
 ///
-/// Intel Xeon (Emerald Rapids VM, thirty-fifth session, `bitcount_timing
-/// --long`, min-of-N): at 16 / 48 bytes past a 64-byte boundary 512 B
-/// 5.1-6.0 ns where [`count_long`] took 7.1-8.5 and `simd-popcnt` 6.4-7.3,
-/// 768 B 6.8-7.5 against 7.8-10.2 and 7.4-8.6; the same code with the
-/// aligning head took 7.3-8.3 (the head's extra VPOPCNTQ and the length
-/// tests of [`finish`] it shifts, on a core where VPOPCNTQ sets the pace).
+/// On Intel the aligning head's extra VPOPCNTQ costs more than the split
+/// loads it avoids at these sizes (VPOPCNTQ sets the pace there).
 ///
 /// # Safety
 /// As for [`count`], and `512 <= bytes.len() < 1024` (below 512 an
@@ -219,17 +212,10 @@ unsafe fn count_mid(bytes: &[u8]) -> u64 {
 ///
 /// Longer inputs take the same loop in [`count_streamed`], with software
 /// prefetch from [`PREFETCH_MIN`] bytes: into L2
-/// (`prefetcht1`) [`PREFETCH_AHEAD`] bytes ahead. Zen 5: with `prefetcht0`
-/// 1 KB ahead (the other kernels' setting then; 8 KB now) a 125 MB count ran at
-/// 0.93-0.96x of `simd-popcnt`, without it at 1.00-1.03x (two interleaved
-/// runs each; at 12.5 MB within noise); 8 KB ahead made 40 MB 5-9% slower
-/// (min-of-N 618-639 against 585-588 us) and left 125 MB unchanged. Zen 4
-/// (twenty-first session, `bitcount_timing --long`, builds in turns): at
-/// 125 MB without prefetch 0.86-0.91x of `simd-popcnt` in five rounds,
-/// with `prefetcht1` 4 KB ahead 0.96-1.00x (8 KB 0.93-0.99x, 2 KB
-/// 0.92-0.96x, `prefetcht0` 4 KB 0.85-0.87x); at 12.5 MB, inside the
-/// 32 MB L3, the same prefetch was 7-20% slower (a scratch program), hence
-/// the threshold.
+/// (`prefetcht1`) [`PREFETCH_AHEAD`] bytes ahead: it keeps DRAM-sized counts
+/// level with a read loop, while inside the L3 the same prefetch was
+/// slower (hence the threshold), and `prefetcht0` or other distances
+/// measured slower.
 ///
 /// On CPUs that run 512-bit operations as two halves (AMD Zen 4) inputs
 /// from [`NEAR_MIN`] bytes also get `prefetcht0` [`NEAR_AHEAD`] bytes ahead,
@@ -321,19 +307,8 @@ const NEAR_AHEAD: usize = 256;
 
 /// Whether [`count_long`] prefetches `len` bytes into L1 [`NEAR_AHEAD`]
 /// bytes ahead: from [`NEAR_MIN`] bytes on CPUs that run 512-bit
-/// operations as two halves (AMD Zen 4), the only core it was measured on.
-/// Zen 4 (twenty-sixth session; a scratch program outside the repository
-/// timing the variants in rotating order, 60-400 rounds, minimum / median
-/// against the same loop without it): 12.5 MB 0.94-0.96x / 0.95-0.96x in
-/// four runs (on that VM 12.5 MB no longer fits the L3 it gets: 76 GB/s
-/// against 100 at 10 MB); with the L2 prefetch above, 40 MB 0.96-0.98x /
-/// 0.96-0.98x and 125 MB 0.96-1.03x / 0.97-1.02x (four runs each: no clear
-/// gain there); 2-10 MB within 1%, 1 MB 2% slower (no gain while the data
-/// is in L2 or L3, hence the threshold). At 12.5 MB 128 or 384 bytes ahead
-/// did as well as 256, 512 bytes 0.96-0.97x, 1 KB 1.17-1.20x (slower), 4 KB
-/// 1.04-1.06x, `prefetcht1` 256 bytes ahead 1.00-1.03x. `bitcount_timing
-/// --long`, builds in turns, `simd-popcnt`'s time over ours at 12.5 MB:
-/// 1.00-1.04x before, 1.05-1.17x after.
+/// operations as two halves (AMD Zen 4), where it makes 12.5 MB 4-6%
+/// faster; below [`NEAR_MIN`] the data is in L2 or L3 and it gains nothing.
 #[inline]
 fn near_prefetch(len: usize) -> bool {
     len >= NEAR_MIN && cpu_detect::features().splits_512bit_ops()
@@ -385,18 +360,9 @@ unsafe fn finish(done: usize, bytes: &[u8], acc: [__m512i; 4]) -> u64 {
 /// to bytes (`vpmovqb`) and summed by one `vpsadbw`; nine instructions, no
 /// branch on `n`. Inline assembly, so it inlines into baseline-compiled
 /// callers. The short path of [`crate::count`] on CPUs in the `avx512`
-/// class with AVX-512VL and BMI2. Measured on Zen 5 (min-of-N, eight code
-/// layouts, each candidate behind the same single length test): 0.60 ns
-/// per call at 16, 32 and 64 bytes in 7 of the 8 layouts, where a variant
-/// with two 256-bit halves (14 instructions) took 0.81-0.83, the same
-/// halves summed with `vpmovqb`/`vpsadbw` (13) 0.71-0.73, and the POPCNT
-/// words 0.72-0.96 at 16 B (depending on the layout), 0.86 at 32 and 0.96
-/// at 64. On an Intel Xeon (Sapphire Rapids class; min-of-N, two builds
-/// run alternately, three rounds): 2.9-3.6 ns at 16-64 bytes where the
-/// POPCNT words (up to 32 bytes) and the two 256-bit halves (33..=64) took
-/// 3.9-5.6, and strings of random length 1..=64 packed in one buffer
-/// 3.8-5.2 ns per string instead of 10.6-18.3 (that Intel path mispredicted
-/// its length branches); that path was then removed.
+/// class with AVX-512VL and BMI2: faster at every length than POPCNT on
+/// words or two 256-bit halves, on AMD and Intel, and no length branch to
+/// mispredict on strings of random lengths.
 ///
 /// # Safety
 /// `n <= 64` and the `n` bytes at `p` are readable; the CPU has AVX-512F,
@@ -434,9 +400,8 @@ pub(crate) unsafe fn count_upto64_zmm(p: *const u8, n: usize) -> u64 {
 }
 
 /// Scans of at least this many bytes align [`find_not`]'s loop to 64
-/// bytes, as [`ALIGN_MIN`] does for the count. On Zen 4, together with the
-/// loop's `vpternlogd` fold: 256 KiB 2.92-2.98 -> 2.26-2.40 us, 12.5 MB
-/// 158-222 -> 134-147 us (criterion, old and new builds in turns).
+/// bytes, as [`ALIGN_MIN`] does for the count (with the loop's
+/// `vpternlogd` fold, ~20% faster on Zen 4).
 const FIND_ALIGN_MIN: usize = 512;
 
 /// The VPTERNLOGD truth table of `(a ^ c) | (b ^ c)` (bit `4a + 2b + c`

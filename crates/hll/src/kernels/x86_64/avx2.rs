@@ -3,11 +3,10 @@
 //! to stay in bounds), an in-lane byte shuffle puts each pair of registers
 //! (12 bits) in a 16-bit word, odd pairs shift down by 4 (blend), and a
 //! shift, two masks and an `or` split the pair into two bytes (not
-//! `vpblendvb`, which is two or three µops on Intel cores: unpack_max
-//! 625-652 ns -> 571-595 on a Sapphire Rapids class Xeon, min-of-N).
+//! `vpblendvb`, which is two or three µops on Intel cores).
 //! Union of several bodies: each body's pairs only masked in place (two
 //! `and`s after the shuffle), maxed as 16-bit words, split into bytes once
-//! per step (Zen 1, three bodies: 3.27-3.33 -> 2.37-2.45 us, min-of-N).
+//! per step (fewer µops than unpacking each body).
 //! Pack: `maddubs` and `madd` fold four bytes into a 24-bit word, an
 //! in-lane shuffle compacts each lane's 16 bytes to 12, stored with two
 //! overlapping 16-byte stores whose junk bytes the next store overwrites
@@ -350,7 +349,7 @@ unsafe fn join_fields([a, b]: [__m256i; 2]) -> __m256i {
 /// index -1) LLVM knows the top dword of the high lane is zero, and after
 /// the `pext` pack's `vpermd` (which moves it to the top) it added a
 /// `vpblendd` with zero, one more µop per step on the vector pipes that
-/// bound that kernel (4-5% on Zen 4, PERFORMANCE.md, thirty-third session).
+/// bound that kernel (4-5% slower on Zen 4).
 ///
 /// # Safety
 /// AVX2; `p` valid for 32 bytes of reads.
@@ -486,9 +485,7 @@ static NIBBLE_TABLES: [[u8; 32]; WINDOW as usize / 2] = {
 /// into six byte accumulators, each byte holds two 4-bit counters, widened
 /// every [`ROUND`] vectors by `vpmaddubsw` into 16-bit sums of the whole
 /// bytes and of the low nibbles. That is two operations per pair of
-/// values per vector, where one `cmpeq` + `sub` per value cost four. On
-/// Zen 1, which splits every 256-bit operation in two: see PERFORMANCE.md,
-/// seventeenth session.
+/// values per vector, where one `cmpeq` + `sub` per value cost four.
 ///
 /// # Safety
 /// The CPU must support AVX2.

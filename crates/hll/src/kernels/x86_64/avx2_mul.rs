@@ -13,20 +13,14 @@
 //! pair `p`, and `p + 3 (p & 0xfc0)` (`vpand`, `vpmullw` by 3, `vpaddw`)
 //! is `lo | hi << 8`, the two registers as bytes.
 //!
-//! Dispatched on Intel only: on the Emerald Rapids VM (thirty-eighth
-//! session, min-of-N, builds in turns, five rounds) `unpack_max` took
-//! 433-455 ns against 519-558 for the `avx2` form, 20.9-21.2x the scalar
-//! kernel against 17.6-17.7x. There the two multiplies, the shift and the
+//! Dispatched on Intel only, where the two multiplies, the shift and the
 //! max issue on ports 0 and 1 and the shuffle, mask and add on any of
-//! three, ~2.3 cycles a step against ~2.7 for eight µops. AMD cores were
-//! measured only with the `avx2` form (20x or more from Zen 3 on), so they
-//! keep it.
+//! three: ~2.3 cycles a step against ~2.7 for the `avx2` form's eight µops.
+//! AMD cores keep the `avx2` form, which reaches 20x scalar there.
 //!
 //! The multipliers pass through [`opaque`]: with them visible, LLVM turns
 //! `vpmullw` by 16 / 1 then `vpsrlw` into a shift and two masks and the
-//! multiply by 3 into two adds, eight µops again (which is what the
-//! fifteenth and the first thirty-eighth-session measurements of this
-//! form had timed).
+//! multiply by 3 into two adds, eight µops again.
 
 use super::avx2::{histogram_dense_with, pair_words, union_with, unpack_to};
 use crate::kernels::Uninit;

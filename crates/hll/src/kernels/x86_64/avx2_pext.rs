@@ -8,31 +8,15 @@
 //! 192 output bytes; each store writes a few junk bytes past its own
 //! (8 for a vector step, 2 for a word) that the next store overwrites.
 //!
-//! Why a separate kernel, and only on AMD Zen 4 and later. On Zen 5 (capped
-//! at AVX2) the first version (six steps and eight words) measured ~14%
-//! faster than the AVX2 kernel, and on Zen 4 this one measures 20-22%
-//! faster (PERFORMANCE.md, thirty-third session): that kernel is bound by
-//! its two stores per 32 registers (Zen 4 retires about one 32-byte store
-//! a cycle), while here the vector side stores once and the shuffle pipes
-//! (two on these cores) take the `vpermd`, leaving store slots for the
-//! integer stream. On Zen 4 the vector side is the limit (its four pipes
-//! carry five µops per step plus the store data), so it takes seven steps
-//! of eight and the `pext` stream, one a cycle, the rest. Zen 1/2 (family
-//! 0x17) and Hygon run `pext` in microcode (tens to hundreds of cycles),
-//! and Intel cores keep the AVX2 kernel: `vpermd` has one port there and
-//! `pext` shares a vector port. Measured on a Sapphire Rapids class Xeon
-//! (the Golden Cove core of Alder Lake's AVX2-only P-cores), min-of-N, this
-//! kernel enabled for the test: 481.7-493.7 ns against the AVX2 kernel's
-//! 448.2-460.5 ns (see PERFORMANCE.md, fifteenth session). On a real Zen 3
-//! (EPYC 7003, family 0x19 like Zen 4 but without AVX-512), for which it
-//! was first written, it lost too: min-of-N 486-531 ns against 429-452 in
-//! most runs, 347-364 against 355-375 in the machine's fast phases
-//! (twenty-fourth session), so Zen 3 keeps the AVX2 kernel. The Intel and
-//! Zen 3 runs were of the six-step version, before its `vpermd` lost the
-//! blend LLVM had added (see `pack_lanes`); the current version on an
-//! Emerald Rapids Xeon (thirty-fourth session, eight runs) was faster than
-//! the AVX2 kernel in three, slower in three and level in two, so Intel
-//! still keeps the AVX2 kernel.
+//! Why a separate kernel, and only on AMD Zen 4 and later: the AVX2
+//! kernel is bound by its two stores per 32 registers there (about one
+//! 32-byte store a cycle), while here the vector side stores once and the
+//! two shuffle pipes take the `vpermd`, leaving store slots for the
+//! integer stream; the vector side (five µops a step plus the store data
+//! on four pipes) takes seven steps of eight and the `pext` stream, one a
+//! cycle, the rest. Zen 1/2 (family 0x17) and Hygon run `pext` in
+//! microcode; Intel cores (one `vpermd` port, `pext` on a vector port) and
+//! Zen 3 measured the AVX2 kernel as fast or faster, so they keep it.
 
 use super::avx2::pack_lanes;
 use crate::kernels::Uninit;

@@ -196,9 +196,8 @@ pub(crate) unsafe fn mismatch_65_128_asm(a: *const u8, b: *const u8, n: usize) -
 /// in inline assembly (so it inlines into baseline code): the first and
 /// last 32 bytes (`n <= 64`) or 64 bytes (`n > 64`) as overlapping 32-byte
 /// `vpcmpeqb`, one `vpmovmskb`, then `vzeroupper`. The short path of
-/// `memeq::eq` where the `avx2` kernel is picked: the SSE2 path took
-/// 0.92-0.98x the time of glibc's `bcmp` at 33-64 bytes and 0.80x at 65-128,
-/// the dispatched call 0.60-0.63x at 128 (Zen 5 capped at AVX2, min-of-N).
+/// `memeq::eq` where the `avx2` kernel is picked: faster there than the
+/// SSE2 path and than a dispatched call.
 /// Every vector register is declared clobbered, as a call to `bcmp` would
 /// clobber them (the `vzeroupper` clears the upper halves of all sixteen).
 ///
@@ -264,9 +263,8 @@ pub(crate) unsafe fn eq(a: &[u8], b: &[u8]) -> bool {
     unsafe { eq_above64(pa, pb, n) }
 }
 
-/// Inputs longer than this align their loop's loads from `a` (criterion,
-/// Zen 5 capped at avx2, 1 KB: `eq` 12.1 -> 8.8 ns, `cmp` with the
-/// difference in the last byte 11.7 -> 9.5 ns).
+/// Inputs longer than this align their loop's loads from `a` (~25%
+/// faster at 1 KiB: no load splits a cache line).
 const ALIGN_ABOVE: usize = 256;
 
 /// Equality of `n > 64` bytes at `a` and `b`: 128 bytes per loop branch,
@@ -296,10 +294,8 @@ pub(crate) unsafe fn eq_above64(a: *const u8, b: *const u8, n: usize) -> bool {
     }
     // The last 1..=128 bytes as the 32-byte blocks they need, the last one
     // ending at n: one more branch (predicted at a fixed length) instead
-    // of four clamped blocks that load up to three of them twice. Min-of-N
-    // on Zen 4, `==`'s time over ours: 300 B 0.83-0.93x -> 0.94-1.02x,
-    // random lengths 257..=512 0.92-0.94x -> 0.98-1.00x (PERFORMANCE.md,
-    // twenty-eighth session).
+    // of four clamped blocks that load up to three of them twice (faster
+    // at 257..=512 B, where the tail is a large part of the work).
     let rest = n - i;
     // SAFETY (all four): n = i + rest, rest > 0, n >= 32: every block below
     // starts at i + 32 * k < n - 32 or at n - 32, inside 0..n; AVX2 is

@@ -143,26 +143,15 @@ macro_rules! upto128_asm {
 /// slower than `==` at 16 and 32 B keys; pointing the empty half at the
 /// first brought it to within a few percent).
 ///
-/// Measured on Zen 5 (min-of-N, ns per compare; `==` is glibc's EVEX
-/// `bcmp`, 1.45-1.55 at 1..=64 B in its fast state): 1.15-1.2 at every
-/// length, and 1.65 on 65536 pairs of random lengths 1..=64, where `==` took
-/// 4.4-5.1 and the earlier length-branching SSE2 path 5.3 (its branches
-/// mispredict once the lengths cannot be learnt; on 512 or 4096 pairs the
-/// predictor learns them and the branching path took 1.0-1.15). In the
-/// mixed-length table lookup: 16-18% fewer ns than `==`, where the
-/// branching path was 2-6% slower. Rejected: one masked 64-byte `zmm`
-/// compare (1.45-1.65 ns, no faster than `==`); the masks read from a table,
-/// or the high half moved from a GPR with `shr` + `kmovd` instead of
-/// `kshiftrq` (1.27-1.35 ns); masked loads of both sides folded with
-/// `vpxorq`/`vpternlogq` and one `vptestmb` (1.3-1.4 ns).
+/// No branch on the length: a length branch mispredicts once a table's key
+/// lengths cannot be learnt. Slower alternatives: one masked 64-byte `zmm`
+/// compare, masks from a table, the high half through a GPR, both sides
+/// loaded and folded with `vpternlogq` (see PERFORMANCE.md).
 ///
 /// The answer is a jump (`asm goto`: `kortestd` + `jnz` to a label that
 /// returns `false`), not a `setz` the caller tests again: the caller's own
-/// branch on the result becomes that jump. On the Intel Xeon (min-of-N,
-/// old and new builds in turns) 16-byte compares went from 2.22-2.33 to
-/// 2.19-2.21 ns and the mixed 1..=64 set from 2.45 to 2.36; in the table
-/// lookup `eq` went from 1.8-3.7% slower than `==` at 16 and 32 B keys to
-/// level with it (-0.0..+1.6% fewer ns).
+/// branch on the result becomes that jump (a few percent in table lookups
+/// on Intel).
 ///
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `n <= 64`; the CPU
@@ -225,10 +214,8 @@ pub(crate) unsafe fn mismatch_65_128_asm(a: *const u8, b: *const u8, n: usize) -
 
 /// Whether the first `n` bytes at `a` and `b` are equal, `64 < n <= 128`:
 /// the first 64 and the last 64 bytes (overlapping) as four 32-byte
-/// compares, one test. Measured on Zen 5: 1.75-1.85 ns at 65-128 B vs
-/// 1.95-2.15 for `==` and 2.05-2.1 for two 64-byte `zmm` compares (64-byte
-/// loads split a cache line unless aligned); the dispatched call it replaces
-/// took 2.1-2.5.
+/// compares, one test: faster than two 64-byte `zmm` compares (a 64-byte
+/// load splits a cache line unless aligned) and than a dispatched call.
 ///
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `64 < n <= 128`; the
@@ -249,11 +236,8 @@ pub(crate) unsafe fn eq_65_128_asm(a: *const u8, b: *const u8, n: usize) -> bool
 
 /// Inputs longer than this align the loop's loads from `a` to 64 bytes
 /// (`eq` takes the 256-byte loop only from 512 bytes, so this bounds
-/// `mismatch`; the value is the `avx2` kernel's, not measured again here).
-/// Criterion on Zen 5, old and new builds in turns, `==`'s
-/// time over ours at 1 KiB: `eq` equal 1.02-1.10x -> 1.17-1.23x, a
-/// difference at 512 0.78-0.82x -> 1.12-1.21x, `cmp` 0.80-0.90x ->
-/// 1.01-1.24x (with `a` unaligned every 64-byte load split a cache line).
+/// `mismatch`; the value is the `avx2` kernel's): with `a` unaligned every
+/// 64-byte load splits a cache line.
 const ALIGN_ABOVE: usize = 256;
 
 /// Equality of `n > 128` bytes at `a` and `b`: the part of [`eq`] the
@@ -288,10 +272,8 @@ pub(crate) unsafe fn eq_above128(a: *const u8, b: *const u8, n: usize) -> bool {
         i += 256;
     }
     // The last 1..=256 bytes as the 64-byte blocks they need, the last one
-    // ending at n (as the `avx2` loop's remainder). The kernel through its
-    // handle on Zen 4, min-of-N, ns: 600 B 12.7-12.8 -> 11.3, random
-    // lengths 513..=1024 15.6-15.8 -> 15.0 (PERFORMANCE.md, twenty-eighth
-    // session; not measured on the CPUs that dispatch it from 512 B).
+    // ending at n (as the `avx2` loop's remainder): fewer loads than four
+    // clamped blocks.
     let rest = n - i;
     if rest > 192 {
         return four([i, i + 64, i + 128, n - 64]) == 0;

@@ -88,9 +88,7 @@ pub(crate) unsafe fn eq_upto64(a: *const u8, b: *const u8, n: usize) -> bool {
 /// side folded into one `pmovmskb`, no loop. The inlined path for
 /// 65..=128 bytes where neither the `avx512` nor the `avx2` kernel is
 /// picked (and on Zen 1, where `avx2` is picked but runs 256-bit operations
-/// as two halves): calling the
-/// dispatched kernel there took 0.60-0.63x the time of glibc's `bcmp`
-/// (Zen 5 capped at AVX2).
+/// as two halves): a call into the dispatched kernel costs more there.
 ///
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `64 < n <= 128`.

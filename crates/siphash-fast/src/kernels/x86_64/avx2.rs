@@ -8,12 +8,9 @@
 //! at about 4 vector instructions per cycle on Zen 5: it is bound by
 //! instruction count, which is why the speed-up over scalar stays near 2.5x.
 //!
-//! Group count, measured on 16-byte keys (ns/key, 1-2 / 2-4): one group
-//! 3.24 / 7.15, two 2.33 / 4.66, three 2.18 / 4.03, four 2.26 / 4.21 (four
-//! groups plus temporaries no longer fit the 16 `ymm` registers well). Two
-//! more inputs hashed in scalar registers alongside the three groups (the
-//! integer ALUs are otherwise idle) measured slower (2.53 / 4.07), so the
-//! kernel does not do that.
+//! Three groups in lockstep measured fastest (four no longer fit the 16
+//! `ymm` registers with their temporaries); two more inputs hashed in
+//! scalar registers alongside measured slower.
 //!
 //! Inputs that all have the same length take the path of
 //! `avx512::uniform`: no blends, 16-byte loads transposed into lane words,
@@ -78,11 +75,8 @@ fn rotl21(x: __m256i) -> __m256i {
 ///
 /// Inline assembly because LLVM rewrites `_mm256_shuffle_epi8` with this
 /// constant mask into `vpshuflw` + `vpshufhw` (it sees a word shuffle): two
-/// shuffle instructions instead of one. On the Zen 5 development machine
-/// the difference measured within noise (about 1%), since the kernel is
-/// bound by total vector instructions (4 per cycle) more than by the
-/// shuffle pipes, but it is one instruction fewer per round, and cores with
-/// a single shuffle port gain more.
+/// shuffle instructions instead of one: one instruction fewer per round,
+/// which matters most on cores with a single shuffle port.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn rotl16(x: __m256i) -> __m256i {

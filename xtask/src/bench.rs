@@ -912,22 +912,29 @@ fn readme_header(o: &Options, notes: &[String]) -> String {
         .map(|n| n.get())
         .unwrap_or(1);
     let rustc = util::output(Command::new("rustc").arg("-V")).unwrap_or_default();
+    // `rustc 1.95.0 (hash date)` -> `rustc 1.95.0`.
+    let rustc: String = rustc
+        .split_whitespace()
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ");
     let mut s = format!(
-        "Machine: {cpu}, {cores} cores visible, dispatch level {}. Date: {} (UTC). Commit: {}. {}.",
+        "Machine: {cpu}, {cores} cores, dispatch level {}. Date: {} (UTC). Commit: {}. {}.",
         cpu_detect::max_level(),
         utc_date(SystemTime::now()),
         git_commit(),
-        match rustc.trim() {
-            "" => "rustc: unknown".to_string(),
-            r => r.to_string(),
+        if rustc.is_empty() {
+            "rustc unknown"
+        } else {
+            &rustc
         }
     );
     let _ = write!(
         s,
-        " Run: `cargo xtask bench --compare{}` (criterion medians{}).",
+        " `cargo xtask bench --compare{}`: criterion medians{}.",
         if o.quick { " --quick" } else { "" },
         if o.quick {
-            ", short measurement: +-10% is noise"
+            " (quick mode: +-10% is noise)"
         } else {
             ""
         }
@@ -953,7 +960,7 @@ fn readme_table(results: &[Measurement], krate: &str, header: &str) -> String {
         .iter()
         .any(|m| m.group.starts_with(&prefix) && m.function.ends_with("(server)"));
     if servers {
-        let _ = writeln!(s, "{header} Server rows: `INFO commandstats` usec_per_call (server-side, no network), the fastest of {BATCHES} batches.\n");
+        let _ = writeln!(s, "{header} Servers: `INFO commandstats` usec_per_call (server-side, no network), fastest of {BATCHES} batches.\n");
     } else {
         let _ = writeln!(s, "{header}\n");
     }

@@ -18,10 +18,6 @@ fn read_golden(name: &str) -> (String, bool) {
     simd_core::testing::read_golden(env!("CARGO_MANIFEST_DIR"), &format!("siphash/{name}"))
 }
 
-fn read(name: &str) -> String {
-    read_golden(name).0
-}
-
 fn rows(name: &str) -> Vec<Row> {
     let (text, full) = read_golden(name);
     let rows: Vec<Row> = text

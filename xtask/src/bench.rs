@@ -157,6 +157,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let o = parse(args)?;
     let root = root();
     std::env::set_current_dir(&root).map_err(|e| e.to_string())?;
+    let _ = git_commit();
     let baseline = match &o.baseline {
         Some(name) => Some(load_baseline(name).ok_or_else(|| {
             let have = saved_baselines();
@@ -269,7 +270,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// The commit being measured: read once, at the start of the run (a
+/// commit made while the benchmarks run must not be named in the report).
 fn git_commit() -> String {
+    static COMMIT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    COMMIT.get_or_init(read_git_commit).clone()
+}
+
+fn read_git_commit() -> String {
     // A bundled run (`cargo xtask bundle --bench`) has no git checkout.
     if let Some(c) = std::env::var("KVPRIMS_COMMIT")
         .ok()

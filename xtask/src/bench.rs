@@ -38,6 +38,9 @@ Options:
                     criterion results (the live server rows are measured
                     afresh unless --no-servers)
   --no-servers      do not start Redis/Valkey for the server rows
+  --readmes         with --compare, also paste each crate's table into its
+                    README.md, between the `<!-- bench-table begin ... -->`
+                    and `<!-- bench-table end -->` lines
 
 Output: target/bench-report/report.md, target/bench-report/*.svg, and with
 --compare one table per crate, target/bench-report/<crate>.md (bitcount.md,
@@ -75,6 +78,7 @@ struct Options {
     noise: f64,
     run: bool,
     servers: bool,
+    readmes: bool,
     filter: Option<String>,
 }
 
@@ -88,6 +92,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         noise: 5.0,
         run: true,
         servers: true,
+        readmes: false,
         filter: None,
     };
     let mut it = args.iter();
@@ -102,6 +107,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--quick" => o.quick = true,
             "--no-run" => o.run = false,
             "--no-servers" => o.servers = false,
+            "--readmes" => o.readmes = true,
             "--crate" => o
                 .crates
                 .extend(value("--crate")?.split(',').map(|s| s.trim().to_string())),
@@ -264,8 +270,16 @@ pub fn main(args: &[String]) -> Result<(), String> {
     for krate in &wanted {
         let table = readme_table(&results, krate, &header);
         let path = dir.join(format!("{krate}.md"));
-        std::fs::write(&path, table).map_err(|e| e.to_string())?;
+        std::fs::write(&path, &table).map_err(|e| e.to_string())?;
         eprintln!("README table: {}", path.display());
+        if o.readmes {
+            let readme = root.join("crates").join(krate).join("README.md");
+            let text = std::fs::read_to_string(&readme).map_err(|e| e.to_string())?;
+            let pasted = paste_table(&text, krate, &table)
+                .ok_or_else(|| format!("{}: no bench-table markers", readme.display()))?;
+            std::fs::write(&readme, pasted).map_err(|e| e.to_string())?;
+            eprintln!("pasted into {}", readme.display());
+        }
     }
     Ok(())
 }
@@ -942,7 +956,7 @@ fn readme_header(o: &Options, notes: &[String]) -> String {
         " `cargo xtask bench --compare{}`: criterion medians{}.",
         if o.quick { " --quick" } else { "" },
         if o.quick {
-            " (quick mode: +-10% is noise)"
+            " (quick mode: short samples)"
         } else {
             ""
         }
@@ -1054,6 +1068,20 @@ fn readme_table(results: &[Measurement], krate: &str, header: &str) -> String {
     s
 }
 
+/// `text` with the lines between its bench-table markers replaced by
+/// `table` (`None` without the markers).
+fn paste_table(text: &str, krate: &str, table: &str) -> Option<String> {
+    let begin = text.find("<!-- bench-table begin")?;
+    let begin_end = begin + text[begin..].find('\n')? + 1;
+    let end = begin_end + text[begin_end..].find("<!-- bench-table end -->")?;
+    Some(format!(
+        "{}<!-- bench-table begin: pasted from target/bench-report/{krate}.md -->\n{}\n{}",
+        &text[..begin],
+        table.trim_end(),
+        &text[end..]
+    ))
+}
+
 /// `YYYY-MM-DD` of a time, in UTC (civil-from-days, proleptic Gregorian).
 fn utc_date(t: SystemTime) -> String {
     let secs = t
@@ -1083,6 +1111,16 @@ mod tests {
         assert_eq!(at(951_782_400), "2000-02-29");
         assert_eq!(at(1_709_164_800), "2024-02-29");
         assert_eq!(at(1_735_689_599), "2024-12-31");
+    }
+
+    #[test]
+    fn paste_between_markers() {
+        let text = "a\n<!-- bench-table begin: x -->\nold\nrows\n<!-- bench-table end -->\nb\n";
+        assert_eq!(
+            paste_table(text, "hll", "T\n|x|\n").unwrap(),
+            "a\n<!-- bench-table begin: pasted from target/bench-report/hll.md -->\nT\n|x|\n<!-- bench-table end -->\nb\n"
+        );
+        assert_eq!(paste_table("no markers", "hll", "T"), None);
     }
 
     fn m(group: &str, function: &str, param: &str, ns: f64) -> Measurement {

@@ -37,12 +37,8 @@ pub(crate) unsafe fn popcnt_word_at(p: *const u8, at: usize) -> u64 {
 /// `avx2` kernel's side stream. Inline assembly also keeps the optimizer
 /// from turning it into vector table lookups: written as `count_ones` on
 /// unchecked loads, the side stream was vectorized back onto the very
-/// pipes it is meant to spare (16 KB 166 -> 218 ns on Zen 5 capped at
-/// avx2). The side stream used [`popcnt_word_at`] per word before, and
-/// LLVM computed each word's offset with its own `lea` there: 16 extra
-/// operations per 128 bytes, which kept the side stream from growing past
-/// 128 bytes per block (192 bytes per block: 16 KB 183-192 ns that way,
-/// 152-156 ns this way).
+/// pipes it is meant to spare. A pair with one displacement also saves
+/// the `lea` per word that [`popcnt_word_at`] costs in the side stream.
 ///
 /// # Safety
 /// The CPU must support POPCNT; the 16 bytes at `p + OFF` are readable.

@@ -162,9 +162,8 @@ unsafe fn union_to<const K: usize, const MAX: bool, const MUL: bool>(
         unsafe { store_max::<K, MAX, MUL>(src.map(regs), 4, out, c) };
     };
     edge(0);
-    // Eight steps per loop iteration (criterion on Zen 5, unpack_max:
-    // 268-272 ns with one, 253 with four, 242-248 with eight, 268-280 with
-    // sixteen).
+    // Eight steps per loop iteration: measured faster than one, four or
+    // sixteen.
     let mut c = 1;
     while c + 8 <= last {
         for k in 0..8 {

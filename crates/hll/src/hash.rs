@@ -6,8 +6,10 @@ use crate::{P, Q, REGISTERS};
 /// The seed Redis and Valkey pass to MurmurHash64A for PFADD.
 pub const SEED: u64 = 0xadc8_3b19;
 
-const M: u64 = 0xc6a4_a793_5bd1_e995;
-const R: u32 = 47;
+/// The multiplier.
+pub(crate) const M: u64 = 0xc6a4_a793_5bd1_e995;
+/// The shift.
+pub(crate) const R: u32 = 47;
 
 /// MurmurHash64A of `data` with `seed` (blocks read little-endian on every
 /// target, as Redis does on the little-endian machines it runs on).
@@ -47,6 +49,24 @@ pub fn murmurhash64a(data: &[u8], seed: u64) -> u64 {
 #[must_use]
 pub fn hash(element: &[u8]) -> u64 {
     murmurhash64a(element, SEED)
+}
+
+/// [`hash`] of every element: `out[i] = hash(elements[i])` (only the first
+/// `min(elements.len(), out.len())` are hashed). Several elements are hashed
+/// at once where the CPU allows (eight lanes of MurmurHash64A with
+/// AVX-512F), elements of any length and in any mix of lengths; the
+/// results are exactly those of [`hash`].
+///
+/// ```
+/// let elements: [&[u8]; 3] = [b"a", b"some longer element", b""];
+/// let mut out = [0u64; 3];
+/// hll::hash_batch(&elements, &mut out);
+/// assert_eq!(out, elements.map(hll::hash));
+/// ```
+#[inline]
+pub fn hash_batch(elements: &[&[u8]], out: &mut [u64]) {
+    let n = elements.len().min(out.len());
+    crate::dispatch::hash_batch(&elements[..n], &mut out[..n]);
 }
 
 /// Register index (low 14 bits) and run length (1..=51) of a hash.

@@ -211,12 +211,11 @@ type HashBatchFn = unsafe fn(&[&[u8]], &mut [u64]);
 
 /// The batch hash kernels (MurmurHash64A of many elements at once), best
 /// first, ending with scalar. Separate from the register kernel sets: their
-/// CPU needs differ (AVX-512F alone here, VBMI there). There is no AVX2 or
-/// NEON kernel: neither has a 64-bit multiply, and the 32-bit emulation
-/// (seven µops per four lanes on AVX2 with two of them on the multiply
-/// ports, three instructions per two lanes on NEON) costs about as much
-/// per multiply as a scalar `mul`, before the lanes are loaded; see
-/// PERFORMANCE.md.
+/// CPU needs differ (AVX-512F alone here, VBMI there). The AVX-512F kernel
+/// is listed wherever it runs but picked nowhere (it measured no faster
+/// than the scalar loop; see its file). There is no AVX2 or NEON kernel:
+/// neither has a 64-bit multiply, and the 32-bit emulation costs more per
+/// lane than a scalar multiply saves (PERFORMANCE.md, "Batch hashing").
 #[cfg(target_arch = "x86_64")]
 static HASH_BATCH: &[Candidate<HashBatchFn>] = &[
     // SAFETY: the kernel needs AVX-512F, which the test checks, and accepts
@@ -228,7 +227,8 @@ static HASH_BATCH: &[Candidate<HashBatchFn>] = &[
             |f| f.avx512f,
             crate::kernels::x86_64::avx512_hash::hash_batch as HashBatchFn,
         )
-    },
+    }
+    .preferred_where(|_| false),
     // SAFETY: runs on every CPU.
     unsafe {
         Candidate::new(
@@ -295,7 +295,8 @@ impl HashKernel {
 }
 
 /// Every batch hash kernel the running CPU can run (ignoring the
-/// `CPU_DETECT_MAX_LEVEL` ceiling), best first, scalar last.
+/// `CPU_DETECT_MAX_LEVEL` ceiling, and including `"avx512"`, which the
+/// dispatcher does not pick), scalar last.
 pub fn hash_kernels() -> impl Iterator<Item = HashKernel> {
     simd_core::supported(HASH_BATCH).map(HashKernel)
 }

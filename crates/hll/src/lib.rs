@@ -395,56 +395,34 @@ impl Hll {
         I: IntoIterator<Item = T>,
         T: AsRef<[u8]>,
     {
-        // Elements are taken BATCH at a time and hashed together (several
-        // per instruction where the CPU allows, see `hash_batch`), then
-        // applied in order. Sparse updates go one by one through the same
-        // routine as `add` (a conversion to dense part-way sends the rest of
-        // the batch to the dense registers); a dense HLL takes the batch in
-        // one loop with the cache invalidated once at its end.
-        const BATCH: usize = 64;
+        // Each element is hashed AHEAD elements before its register update,
+        // and in program order before the update it overlaps: a sparse
+        // update ends in hard-to-predict branches, and a hash computed
+        // after them would start only once they resolve (its multiply
+        // chain then on the critical path); issued before them, it runs in
+        // the shadow of the update. The updates still happen one by one, in
+        // order. (Min-of-N, Zen 5, 1000 random elements into an empty HLL:
+        // 26.4-26.7 ns per element, against 27.1-28.8 for 16 hashes then
+        // 16 updates; 4, 16 and 32 ahead within noise of 8.)
+        const AHEAD: usize = 8;
+        let mut changed = false;
         let mut it = elements.into_iter();
-        let mut changed = false;
-        loop {
-            let mut items: [Option<T>; BATCH] = [const { None }; BATCH];
-            let mut n = 0;
-            for (slot, e) in items.iter_mut().zip(it.by_ref()) {
-                *slot = Some(e);
-                n += 1;
-            }
-            if n == 0 {
-                return changed;
-            }
-            let mut slices: [&[u8]; BATCH] = [&[]; BATCH];
-            for (s, e) in slices.iter_mut().zip(items.iter().flatten()) {
-                *s = e.as_ref();
-            }
-            let mut hashes = [0u64; BATCH];
-            dispatch::hash_batch(&slices[..n], &mut hashes[..n]);
-            let mut k = 0;
-            while k < n && self.is_sparse() {
-                changed |= self.add_hash(hashes[k]);
-                k += 1;
-            }
-            if k < n {
-                changed |= self.add_hashes_dense(&hashes[k..n]);
-            }
-            if n < BATCH {
-                return changed;
-            }
+        let mut ring = [0u64; AHEAD];
+        let mut queued = 0;
+        for e in it.by_ref().take(AHEAD) {
+            ring[queued] = hash(e.as_ref());
+            queued += 1;
         }
-    }
-
-    /// Raises the registers of every hash in a dense HLL; whether any
-    /// changed (then the cache is invalidated).
-    fn add_hashes_dense(&mut self, hashes: &[u64]) -> bool {
-        debug_assert!(!self.is_sparse());
-        let mut changed = false;
-        for &h in hashes {
-            let (index, count) = hash::index_count(h);
-            changed |= dense::set_max(&mut self.bytes, index, count);
+        // ring[next] is the oldest queued hash once the ring is full.
+        let mut next = 0;
+        for e in it {
+            let h = ring[next];
+            ring[next] = hash(e.as_ref());
+            changed |= self.add_hash(h);
+            next = (next + 1) % AHEAD;
         }
-        if changed {
-            self.invalidate();
+        for k in 0..queued {
+            changed |= self.add_hash(ring[(next + k) % AHEAD]);
         }
         changed
     }

@@ -425,7 +425,7 @@ fn set_then_pfcount(var: &str) {
     let _: i64 = con.del(&key).unwrap();
     let missing: Option<Hll> = con.get(&key).unwrap();
     assert!(missing.is_none());
-    let _: () = con.set(&key, "not an hll").unwrap();
+    let _: () = con.set(&key, "this is not a HyperLogLog").unwrap();
     let e = con.get::<_, Hll>(&key).unwrap_err();
     assert_eq!(e.kind(), redis::ErrorKind::ParseError, "{e}");
     assert!(e.to_string().contains("magic"), "{e}");

@@ -19,8 +19,8 @@
 //! scalar `imul`s at one a cycle.
 //!
 //! The dispatchers do not pick this kernel: on Emerald Rapids it measured
-//! 0.83-0.9x the scalar loop for 8- and 16-byte elements, 1.0x at 32 and
-//! 1.07x at 64 (in cache, min-of-N); putting the lanes together costs about
+//! 0.8-0.9x the scalar loop for 8- and 16-byte elements, 1.0x at 32 and
+//! 1.04-1.07x at 64 (in cache, min-of-N); putting the lanes together costs about
 //! what the multiplies save. It is listed (so tested and benchmarked)
 //! wherever AVX-512F runs.
 //!

@@ -20,9 +20,9 @@
 //!
 //! The dispatchers do not pick this kernel: on Emerald Rapids it measured
 //! 0.8-0.9x the scalar loop for 8- and 16-byte elements, 1.0x at 32 and
-//! 1.04-1.07x at 64 (in cache, min-of-N); putting the lanes together costs about
-//! what the multiplies save. It is listed (so tested and benchmarked)
-//! wherever AVX-512F runs.
+//! 1.04-1.07x at 64 (in cache, min-of-N); putting the lanes together
+//! costs about what the multiplies save. It is listed (so tested and
+//! benchmarked) wherever AVX-512F runs.
 //!
 //! Measured and not kept (same harness): a masked `vpgatherqq` per block
 //! (slower than bounded loads), lanes built in a stack array and loaded as

@@ -52,10 +52,13 @@ pub fn hash(element: &[u8]) -> u64 {
 }
 
 /// [`hash`] of every element: `out[i] = hash(elements[i])` (only the first
-/// `min(elements.len(), out.len())` are hashed). Several elements are hashed
-/// at once where the CPU allows (eight lanes of MurmurHash64A with
-/// AVX-512F), elements of any length and in any mix of lengths; the
-/// results are exactly those of [`hash`].
+/// `min(elements.len(), out.len())` are hashed), elements of any length in
+/// any mix, with the kernel the dispatcher picks ([`selected_hash_kernel`];
+/// the scalar loop on every CPU measured so far, see
+/// [`hash_kernels`] for the others).
+///
+/// [`selected_hash_kernel`]: crate::selected_hash_kernel
+/// [`hash_kernels`]: crate::hash_kernels
 ///
 /// ```
 /// let elements: [&[u8]; 3] = [b"a", b"some longer element", b""];
@@ -90,5 +93,21 @@ mod tests {
         assert_eq!(index_count(hash(b"c")), (8436, 1));
         assert_eq!(index_count(0), (0, 51));
         assert_eq!(index_count(u64::MAX), (16383, 1));
+    }
+
+    /// The dispatched batch hash (scalar under Miri) is `hash` per element,
+    /// and stops at the shorter of its two slices.
+    #[test]
+    fn hash_batch_is_hash() {
+        let data: alloc::vec::Vec<u8> = (0..40u8).collect();
+        let elements: alloc::vec::Vec<&[u8]> = (0..=20).map(|n| &data[n..n + n]).collect();
+        let mut out = [0u64; 21];
+        hash_batch(&elements, &mut out);
+        for (e, h) in elements.iter().zip(out) {
+            assert_eq!(h, hash(e));
+        }
+        let mut short = [0u64; 2];
+        hash_batch(&elements, &mut short);
+        assert_eq!(short, [out[0], out[1]]);
     }
 }

@@ -16,6 +16,13 @@
 //!   cost if hashing were free).
 //! - `hll/count`: `ours` = `count` of one dense HLL whose cache is invalid;
 //!   `hyperloglogplus` = its `count` of a dense sketch.
+//! - `hll/add_all_dense` (1M distinct 16-byte elements into a clone of a
+//!   dense HLL; throughput in elements): `ours` = `add_all`, `ours-add` =
+//!   one `add` per element, `bound:hash_batch` = the same hashing with no
+//!   register update (`hash_batch` over the elements, 4096 at a time),
+//!   `hyperloglogplus`.
+//! - `hll/hash_batch`: every `kernel:<name>` the CPU supports on 4096
+//!   16-byte elements (in cache; throughput in elements).
 
 use std::collections::hash_map::RandomState;
 use std::hint::black_box;
@@ -228,9 +235,81 @@ fn add(c: &mut Criterion) {
     g.finish();
 }
 
+fn add_all_dense(c: &mut Criterion) {
+    let n = if benches::quick() { 100_000 } else { 1_000_000 };
+    let elems = benches::hex_elements(0xba7c, n);
+    let base = {
+        let mut h = Hll::new();
+        h.add_all(benches::hex_elements(0xba5e, 20_000));
+        assert!(!h.is_sparse());
+        h
+    };
+    let mut theirs: HyperLogLogPlus<Vec<u8>, _> =
+        HyperLogLogPlus::new(14, RandomState::new()).unwrap();
+    for e in benches::hex_elements(0xba5e, 20_000) {
+        theirs.insert(&e);
+    }
+    theirs.count(); // settle into its dense form
+    let mut g = c.benchmark_group("hll/add_all_dense");
+    g.throughput(Throughput::Elements(n as u64));
+    g.bench_function(BenchmarkId::new("ours", n), |b| {
+        b.iter_batched_ref(
+            || base.clone(),
+            |h| h.add_all(black_box(&elems)),
+            BatchSize::SmallInput,
+        )
+    });
+    g.bench_function(BenchmarkId::new("ours-add", n), |b| {
+        b.iter_batched_ref(
+            || base.clone(),
+            |h| {
+                for e in &elems {
+                    h.add(black_box(e));
+                }
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    // Not the benchmark's work: the hashing alone, what add_all would cost
+    // if register updates were free.
+    let slices: Vec<&[u8]> = elems.iter().map(|e| e.as_slice()).collect();
+    let mut out = vec![0u64; 4096];
+    g.bench_function(BenchmarkId::new("bound:hash_batch", n), |b| {
+        b.iter(|| {
+            for chunk in slices.chunks(4096) {
+                hll::hash_batch(black_box(chunk), &mut out);
+            }
+            black_box(&out);
+        })
+    });
+    g.bench_function(BenchmarkId::new("hyperloglogplus", n), |b| {
+        b.iter_batched_ref(
+            || theirs.clone(),
+            |h| {
+                for e in &elems {
+                    h.insert(black_box(e));
+                }
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+
+    let hot = &slices[..4096];
+    let mut g = c.benchmark_group("hll/hash_batch");
+    g.throughput(Throughput::Elements(hot.len() as u64));
+    for k in hll::hash_kernels() {
+        g.bench_function(
+            BenchmarkId::new(format!("kernel:{}", k.name()), hot.len()),
+            |b| b.iter(|| k.hash_batch(black_box(hot), black_box(&mut out))),
+        );
+    }
+    g.finish();
+}
+
 criterion::criterion_group! {
     name = benches;
     config = benches::config();
-    targets = kernels, union_merge, add
+    targets = kernels, union_merge, add, add_all_dense
 }
 criterion::criterion_main!(benches);

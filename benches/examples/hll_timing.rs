@@ -13,7 +13,14 @@
 //!   on a clone (short enough for the branch predictor to learn, so the gap
 //!   to the first figure is what mispredictions cost).
 //!
-//! Flags: `--kernels` or `--add` to run only one part.
+//! - `--batch`: ns per element of `add_all` (batch hashing) for 1M distinct
+//!   16-byte elements into a dense HLL, against the loop of `add`, the
+//!   one-at-a-time `add_all` it replaced (hashes eight ahead of the
+//!   updates, rebuilt here from `hash` and `add_hash`), `hash_batch` alone
+//!   with each hash kernel (the hash-only bound) and `hyperloglogplus`;
+//!   and the sparse set (1000 into an empty HLL) through both `add_all`s.
+//!
+//! Flags: `--kernels`, `--add` or `--batch` to run only one part.
 
 use std::collections::hash_map::RandomState;
 use std::hint::black_box;
@@ -180,13 +187,167 @@ fn adds() {
     println!("  (add_hash; the clone is inside the timing)");
 }
 
+/// The `add_all` before batch hashing: each element hashed eight ahead of
+/// its update, the updates one by one through `add_hash`.
+fn add_all_ring(h: &mut Hll, elements: &[Vec<u8>]) -> bool {
+    const AHEAD: usize = 8;
+    let mut changed = false;
+    let mut it = elements.iter();
+    let mut ring = [0u64; AHEAD];
+    let mut queued = 0;
+    for e in it.by_ref().take(AHEAD) {
+        ring[queued] = hll::hash(e);
+        queued += 1;
+    }
+    let mut next = 0;
+    for e in it {
+        let x = ring[next];
+        ring[next] = hll::hash(e);
+        changed |= h.add_hash(x);
+        next = (next + 1) % AHEAD;
+    }
+    for k in 0..queued {
+        changed |= h.add_hash(ring[(next + k) % AHEAD]);
+    }
+    changed
+}
+
+fn batch() {
+    let runs: usize = std::env::args()
+        .find_map(|a| a.strip_prefix("--runs=").map(|r| r.parse().unwrap()))
+        .unwrap_or(15);
+    let len: usize = std::env::args()
+        .find_map(|a| a.strip_prefix("--len=").map(|r| r.parse().unwrap()))
+        .unwrap_or(16);
+    let elems: Vec<Vec<u8>> = benches::hex_elements(0xba7c, 1_000_000)
+        .into_iter()
+        .map(|e| e.iter().copied().cycle().take(len).collect())
+        .collect();
+    let slices: Vec<&[u8]> = elems.iter().map(|e| e.as_slice()).collect();
+    let mut base = Hll::new();
+    base.add_all(benches::hex_elements(0xba5e, 20_000));
+    assert!(!base.is_sparse());
+    {
+        let (mut a, mut b) = (base.clone(), base.clone());
+        a.add_all(&elems);
+        add_all_ring(&mut b, &elems);
+        assert_eq!(a, b);
+    }
+    let mut theirs: HyperLogLogPlus<Vec<u8>, _> =
+        HyperLogLogPlus::new(14, RandomState::new()).unwrap();
+    for e in benches::hex_elements(0xba5e, 20_000) {
+        theirs.insert(&e);
+    }
+    theirs.count(); // settle into its dense form
+    let hk: Vec<hll::HashKernel> = hll::hash_kernels().collect();
+    let hot = std::env::args().any(|a| a == "--hot");
+    let hash_only = |k: &hll::HashKernel| {
+        let mut out = [0u64; 4096];
+        if hot {
+            for _ in 0..244 {
+                k.hash_batch(black_box(&slices[..4096]), &mut out);
+            }
+        } else {
+            for c in slices.chunks(4096) {
+                k.hash_batch(black_box(c), &mut out);
+            }
+        }
+        black_box(&out);
+    };
+    if std::env::args().any(|a| a == "--hash-only") {
+        let fs: Vec<Box<dyn Fn()>> = hk
+            .iter()
+            .map(|k| Box::new(move || hash_only(k)) as Box<dyn Fn()>)
+            .collect();
+        let refs: Vec<&dyn Fn()> = fs.iter().map(|f| f.as_ref()).collect();
+        let t = benches::min_ns(runs, elems.len() as f64, &refs);
+        for (k, x) in hk.iter().zip(&t) {
+            print!("  hash_batch {} {:.2}", k.name(), x);
+        }
+        println!("  len {len}{}", if hot { " (in cache)" } else { "" });
+        return;
+    }
+    let mut fs: Vec<Box<dyn Fn()>> = vec![
+        Box::new(|| {
+            let mut h = base.clone();
+            h.add_all(black_box(&elems));
+            black_box(&h);
+        }),
+        Box::new(|| {
+            let mut h = base.clone();
+            for e in &elems {
+                h.add(black_box(e));
+            }
+            black_box(&h);
+        }),
+        Box::new(|| {
+            let mut h = base.clone();
+            add_all_ring(&mut h, black_box(&elems));
+            black_box(&h);
+        }),
+        Box::new(|| {
+            let mut h = theirs.clone();
+            for e in &elems {
+                h.insert(black_box(e));
+            }
+            black_box(&h);
+        }),
+    ];
+    for k in &hk {
+        fs.push(Box::new(move || hash_only(k)));
+    }
+    let refs: Vec<&dyn Fn()> = fs.iter().map(|f| f.as_ref()).collect();
+    let t = benches::min_ns(runs, elems.len() as f64, &refs);
+    println!(
+        "dense (1M 16-byte into a clone) ns/element: add_all {:.2}  add {:.2}  add_all (ring) {:.2}  hyperloglogplus {:.2}",
+        t[0], t[1], t[2], t[3]
+    );
+    println!(
+        "  add_all vs add {:.2}x, vs ring {:.2}x, vs hyperloglogplus {:.2}x",
+        t[1] / t[0],
+        t[2] / t[0],
+        t[3] / t[0]
+    );
+    for (k, x) in hk.iter().zip(&t[4..]) {
+        print!("  hash_batch {} {:.2}", k.name(), x);
+    }
+    println!("  (hash only; selected {})", hll::selected_hash_kernel());
+
+    let sparse = benches::hex_elements(0x5eed, 1000);
+    let t = benches::min_ns(
+        runs * 100,
+        sparse.len() as f64,
+        &[
+            &|| {
+                let mut h = Hll::new();
+                h.add_all(black_box(&sparse));
+                black_box(&h);
+            },
+            &|| {
+                let mut h = Hll::new();
+                add_all_ring(&mut h, black_box(&sparse));
+                black_box(&h);
+            },
+        ],
+    );
+    println!(
+        "sparse (1000 into empty) ns/element: add_all {:.2}  add_all (ring) {:.2}  ({:.2}x)",
+        t[0],
+        t[1],
+        t[1] / t[0]
+    );
+}
+
 fn main() {
     let flag = |f: &str| std::env::args().any(|a| a == f);
-    let all = !flag("--kernels") && !flag("--add");
+    let all = !flag("--kernels") && !flag("--add") && !flag("--batch");
     if all || flag("--kernels") {
         kernels();
     }
     if all || flag("--add") {
         adds();
+    }
+    if all || flag("--batch") {
+        batch();
     }
 }

@@ -227,6 +227,59 @@ fn live_targets(root: &Path) -> (Vec<String>, Vec<(String, String)>) {
     (tests, examples)
 }
 
+/// `["--features", "a,b"]` when the crate's manifest gives target `name`
+/// (a `[[test]]` or `[[example]]` section, per `kind`) `required-features`,
+/// else nothing: cargo refuses to run such a target without them.
+fn required_features(root: &Path, krate: &str, kind: &str, name: &str) -> Vec<String> {
+    let manifest = std::fs::read_to_string(root.join("crates").join(krate).join("Cargo.toml"))
+        .unwrap_or_default();
+    features_of(&manifest, kind, name)
+        .map(|f| vec!["--features".to_string(), f.join(",")])
+        .unwrap_or_default()
+}
+
+/// The `required-features` of the `[[kind]]` section named `name` in a
+/// manifest's text (one-line arrays, in either order with the name).
+fn features_of(manifest: &str, kind: &str, name: &str) -> Option<Vec<String>> {
+    let header = format!("[[{kind}]]");
+    // (name, features) of each `[[kind]]` section.
+    let mut sections: Vec<(String, Vec<String>)> = Vec::new();
+    let mut in_section = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_section = line == header;
+            if in_section {
+                sections.push(Default::default());
+            }
+            continue;
+        }
+        let (Some(last), Some((k, v))) = (sections.last_mut(), line.split_once('=')) else {
+            continue;
+        };
+        if !in_section {
+            continue;
+        }
+        let v = v.trim();
+        match k.trim() {
+            "name" => last.0 = v.trim_matches('"').to_string(),
+            "required-features" => {
+                last.1 = v
+                    .trim_start_matches('[')
+                    .trim_end_matches(']')
+                    .split(',')
+                    .map(|x| x.trim().trim_matches('"').to_string())
+                    .filter(|x| !x.is_empty())
+                    .collect();
+            }
+            _ => {}
+        }
+    }
+    sections
+        .into_iter()
+        .find(|(n, f)| n == name && !f.is_empty())
+        .map(|(_, f)| f)
+}
+
 /// The golden cell: start both servers, run every live test and server
 /// example against them, stop them.
 pub fn golden(root: &Path, log: &Path) -> Result<String, GoldenError> {
@@ -254,7 +307,9 @@ pub fn golden(root: &Path, log: &Path) -> Result<String, GoldenError> {
     let mut failures = Vec::new();
     for krate in &tests {
         let mut cmd = Command::new(cargo());
-        cmd.args(["test", "-p", krate, "--test", "live", "--", "--nocapture"]);
+        cmd.args(["test", "-p", krate, "--test", "live"]);
+        cmd.args(required_features(root, krate, "test", "live"));
+        cmd.args(["--", "--nocapture"]);
         cmd.envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         if !util::run_logged(&mut cmd, log) {
             failures.push(format!("{krate} live tests"));
@@ -263,6 +318,7 @@ pub fn golden(root: &Path, log: &Path) -> Result<String, GoldenError> {
     for (krate, example) in &examples {
         let mut cmd = Command::new(cargo());
         cmd.args(["run", "-p", krate, "--example", example]);
+        cmd.args(required_features(root, krate, "example", example));
         cmd.envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         if !util::run_logged(&mut cmd, log) {
             failures.push(format!("{krate} example {example}"));
@@ -460,5 +516,38 @@ impl Client {
             .find_map(|kv| kv.strip_prefix("usec_per_call="))
             .and_then(|v| v.trim().parse().ok())
             .ok_or_else(|| format!("no usec_per_call in {line}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::features_of;
+
+    #[test]
+    fn required_features_of_a_target() {
+        let manifest = r#"
+[features]
+redis = ["dep:redis"]
+
+[[test]]
+name = "live"
+required-features = ["redis"]
+
+[[example]]
+required-features = ["redis", "serde"]
+name = "merge"
+
+[[example]]
+name = "plain"
+"#;
+        let f = |kind, name| features_of(manifest, kind, name);
+        assert_eq!(f("test", "live"), Some(vec!["redis".to_string()]));
+        assert_eq!(
+            f("example", "merge"),
+            Some(vec!["redis".to_string(), "serde".to_string()])
+        );
+        assert_eq!(f("example", "plain"), None);
+        assert_eq!(f("example", "live"), None);
+        assert_eq!(f("test", "other"), None);
     }
 }

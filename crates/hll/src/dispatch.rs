@@ -206,6 +206,107 @@ simd_core::dispatch! {
     pub(crate) fn union(inputs: &[&[u8; DENSE_BODY]], out: &mut Uninit<REGISTERS>) -> () = UNION;
 }
 
+type HashBatchFn = unsafe fn(&[&[u8]], &mut [u64]);
+
+/// The batch hash kernels (MurmurHash64A of many elements at once), best
+/// first, ending with scalar. Separate from the register kernel sets: their
+/// CPU needs differ (AVX-512F alone here, VBMI there). The AVX-512F kernel
+/// is listed wherever it runs but picked nowhere (it measured no faster
+/// than the scalar loop; see its file). There is no AVX2 or NEON kernel:
+/// neither has a 64-bit multiply, and the 32-bit emulation costs more per
+/// lane than a scalar multiply saves (PERFORMANCE.md, "Batch hashing").
+#[cfg(target_arch = "x86_64")]
+static HASH_BATCH: &[Candidate<HashBatchFn>] = &[
+    // SAFETY: the kernel needs AVX-512F, which the test checks, and accepts
+    // any slices.
+    unsafe {
+        Candidate::new(
+            "avx512",
+            Level::Avx512,
+            |f| f.avx512f,
+            crate::kernels::x86_64::avx512_hash::hash_batch as HashBatchFn,
+        )
+    }
+    .preferred_where(|_| false),
+    // SAFETY: runs on every CPU.
+    unsafe {
+        Candidate::new(
+            "scalar",
+            Level::Scalar,
+            |_| true,
+            scalar::hash_batch as HashBatchFn,
+        )
+    },
+];
+#[cfg(not(target_arch = "x86_64"))]
+static HASH_BATCH: &[Candidate<HashBatchFn>] =
+    // SAFETY: runs on every CPU.
+    &[unsafe {
+        Candidate::new(
+            "scalar",
+            Level::Scalar,
+            |_| true,
+            scalar::hash_batch as HashBatchFn,
+        )
+    }];
+
+simd_core::dispatch! {
+    /// `out[i] = hash(elements[i])` for every `i` of `elements` (`out` at
+    /// least as long) with the best kernel.
+    pub(crate) fn hash_batch(elements: &[&[u8]], out: &mut [u64]) -> () = HASH_BATCH;
+}
+
+/// A batch hash kernel ([`hash_batch`](crate::hash_batch)), proven runnable
+/// on this CPU: the way tests and benchmarks call a specific one. Obtain
+/// them from [`hash_kernels`].
+#[derive(Clone, Copy, Debug)]
+pub struct HashKernel(simd_core::Kernel<HashBatchFn>);
+
+impl HashKernel {
+    /// The kernel's name: `"scalar"`, `"avx512"`.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        self.0.name()
+    }
+
+    /// The tier it was written for.
+    #[must_use]
+    pub fn level(&self) -> Level {
+        self.0.level()
+    }
+
+    /// `out[i] = hash(elements[i])` for the first
+    /// `min(elements.len(), out.len())` elements.
+    ///
+    /// ```
+    /// for k in hll::hash_kernels() {
+    ///     let mut out = [0u64; 2];
+    ///     k.hash_batch(&[b"a", b"7"], &mut out);
+    ///     assert_eq!(out, [hll::hash(b"a"), 5554161992923675127], "{}", k.name());
+    /// }
+    /// ```
+    pub fn hash_batch(&self, elements: &[&[u8]], out: &mut [u64]) {
+        let n = elements.len().min(out.len());
+        // SAFETY: the handle exists only if the CPU supports this kernel;
+        // the kernels accept any slices.
+        unsafe { (self.0.func())(&elements[..n], &mut out[..n]) }
+    }
+}
+
+/// Every batch hash kernel the running CPU can run (ignoring the
+/// `CPU_DETECT_MAX_LEVEL` ceiling, and including `"avx512"`, which the
+/// dispatcher does not pick), scalar last.
+pub fn hash_kernels() -> impl Iterator<Item = HashKernel> {
+    simd_core::supported(HASH_BATCH).map(HashKernel)
+}
+
+/// The name of the batch hash kernel the dispatcher uses on this machine
+/// (after the ceiling).
+#[must_use]
+pub fn selected_hash_kernel() -> &'static str {
+    simd_core::select(HASH_BATCH).name()
+}
+
 /// One instruction set's kernels, proven runnable on this CPU: the way tests
 /// and benchmarks call a specific kernel. Obtain them from [`kernels`].
 #[derive(Clone, Copy, Debug)]
@@ -467,5 +568,10 @@ mod needs {
         assert_kernel_needs(super::HIST_DENSE, table);
         assert_kernel_needs(super::HIST_RAW, table);
         assert_kernel_needs(super::UNION, table);
+        #[cfg(target_arch = "x86_64")]
+        let hash: &[(&str, &[&str])] = &[("avx512", &["avx512f"]), ("scalar", &[])];
+        #[cfg(not(target_arch = "x86_64"))]
+        let hash: &[(&str, &[&str])] = &[("scalar", &[])];
+        assert_kernel_needs(super::HASH_BATCH, hash);
     }
 }

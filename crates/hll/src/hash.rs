@@ -6,8 +6,10 @@ use crate::{P, Q, REGISTERS};
 /// The seed Redis and Valkey pass to MurmurHash64A for PFADD.
 pub const SEED: u64 = 0xadc8_3b19;
 
-const M: u64 = 0xc6a4_a793_5bd1_e995;
-const R: u32 = 47;
+/// The multiplier.
+pub(crate) const M: u64 = 0xc6a4_a793_5bd1_e995;
+/// The shift.
+pub(crate) const R: u32 = 47;
 
 /// MurmurHash64A of `data` with `seed` (blocks read little-endian on every
 /// target, as Redis does on the little-endian machines it runs on).
@@ -49,6 +51,27 @@ pub fn hash(element: &[u8]) -> u64 {
     murmurhash64a(element, SEED)
 }
 
+/// [`hash`] of every element: `out[i] = hash(elements[i])` (only the first
+/// `min(elements.len(), out.len())` are hashed), elements of any length in
+/// any mix, with the kernel the dispatcher picks ([`selected_hash_kernel`];
+/// the scalar loop on every CPU measured so far, see
+/// [`hash_kernels`] for the others).
+///
+/// [`selected_hash_kernel`]: crate::selected_hash_kernel
+/// [`hash_kernels`]: crate::hash_kernels
+///
+/// ```
+/// let elements: [&[u8]; 3] = [b"a", b"some longer element", b""];
+/// let mut out = [0u64; 3];
+/// hll::hash_batch(&elements, &mut out);
+/// assert_eq!(out, elements.map(hll::hash));
+/// ```
+#[inline]
+pub fn hash_batch(elements: &[&[u8]], out: &mut [u64]) {
+    let n = elements.len().min(out.len());
+    crate::dispatch::hash_batch(&elements[..n], &mut out[..n]);
+}
+
 /// Register index (low 14 bits) and run length (1..=51) of a hash.
 #[inline(always)]
 pub(crate) fn index_count(h: u64) -> (usize, u8) {
@@ -70,5 +93,21 @@ mod tests {
         assert_eq!(index_count(hash(b"c")), (8436, 1));
         assert_eq!(index_count(0), (0, 51));
         assert_eq!(index_count(u64::MAX), (16383, 1));
+    }
+
+    /// The dispatched batch hash (scalar under Miri) is `hash` per element,
+    /// and stops at the shorter of its two slices.
+    #[test]
+    fn hash_batch_is_hash() {
+        let data: alloc::vec::Vec<u8> = (0..40u8).collect();
+        let elements: alloc::vec::Vec<&[u8]> = (0..=20).map(|n| &data[n..n + n]).collect();
+        let mut out = [0u64; 21];
+        hash_batch(&elements, &mut out);
+        for (e, h) in elements.iter().zip(out) {
+            assert_eq!(h, hash(e));
+        }
+        let mut short = [0u64; 2];
+        hash_batch(&elements, &mut short);
+        assert_eq!(short, [out[0], out[1]]);
     }
 }

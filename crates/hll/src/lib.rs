@@ -84,6 +84,11 @@
 //!   [`Error`] implements `core::error::Error` either way.
 //! - `serde`: `Serialize`/`Deserialize` for [`Hll`] as the Redis bytes
 //!   (deserialization validates with [`Hll::from_bytes`]).
+//! - `redis` (implies `std`): `redis::FromRedisValue` and
+//!   `redis::ToRedisArgs` for [`Hll`], so `GET` reads one (as
+//!   `Option<Hll>` where the key may be missing; invalid bytes are a
+//!   `ParseError` naming what is wrong) and `SET` stores one as one bulk
+//!   argument.
 //!
 //! # Speed
 //! Merging and counting convert between the packed 6-bit dense registers
@@ -111,6 +116,8 @@ mod error;
 mod estimate;
 mod hash;
 mod kernels;
+#[cfg(feature = "redis")]
+mod redis_impl;
 #[cfg(feature = "serde")]
 mod serde_impl;
 mod sparse;
@@ -118,9 +125,11 @@ mod sparse;
 use alloc::vec::Vec;
 use core::fmt;
 
-pub use dispatch::{kernels, selected_kernel, Kernel};
+pub use dispatch::{
+    hash_kernels, kernels, selected_hash_kernel, selected_kernel, HashKernel, Kernel,
+};
 pub use error::{Error, ErrorKind};
-pub use hash::{hash, murmurhash64a, SEED};
+pub use hash::{hash, hash_batch, murmurhash64a, SEED};
 
 /// Index bits.
 const P: u32 = 14;

@@ -226,3 +226,100 @@ fn dispatcher_choice() {
     assert_eq!(best.name(), chosen);
     println!("dispatch: {chosen} (max level {max})");
 }
+
+/// Every batch hash kernel against `murmurhash64a`: every length 0..=128 at
+/// every start offset 0..8, alone in a batch (the other lanes empty), eight
+/// of one length together, all lengths mixed in one batch (in order and
+/// shuffled, with elements past the kernels' long-element cut-over), and
+/// an output shorter than the input.
+#[test]
+fn every_hash_kernel_matches_murmurhash64a() {
+    let want = |e: &[u8]| hll::murmurhash64a(e, hll::SEED);
+    let buf = simd_core::testing::random_bytes(54, 2048);
+    let mut rng = Rng::new(54);
+    let mut names = Vec::new();
+    for k in hll::hash_kernels() {
+        names.push(k.name());
+        for offset in 0..8 {
+            let all: Vec<&[u8]> = (0..=128).map(|len| &buf[offset..offset + len]).collect();
+            for (len, &e) in all.iter().enumerate() {
+                let mut one = [0u64; 1];
+                k.hash_batch(&[e], &mut one);
+                assert_eq!(one[0], want(e), "{} len {len} offset {offset}", k.name());
+                let same = [e; 9];
+                let mut out = [0u64; 9];
+                k.hash_batch(&same, &mut out);
+                assert_eq!(
+                    out,
+                    [want(e); 9],
+                    "{} 9 x len {len} offset {offset}",
+                    k.name()
+                );
+            }
+            let mut mixed = all.clone();
+            for len in [255, 256, 257, 300, 1000, 2000 - offset] {
+                mixed.push(&buf[offset..offset + len]);
+            }
+            for round in 0..scaled(8, 2) {
+                if round > 0 {
+                    for i in (1..mixed.len()).rev() {
+                        mixed.swap(i, rng.below(i as u64 + 1) as usize);
+                    }
+                }
+                let mut out = vec![0u64; mixed.len()];
+                k.hash_batch(&mixed, &mut out);
+                for (i, (&e, &h)) in mixed.iter().zip(&out).enumerate() {
+                    assert_eq!(h, want(e), "{} mixed #{i} len {}", k.name(), e.len());
+                }
+            }
+            // Only as many as `out` holds are hashed.
+            let mut short = [7u64; 3];
+            k.hash_batch(&all[..10], &mut short);
+            assert_eq!(short, [want(all[0]), want(all[1]), want(all[2])]);
+        }
+        let mut none: [u64; 0] = [];
+        k.hash_batch(&[], &mut none);
+    }
+    assert_eq!(names.last(), Some(&"scalar"));
+    #[cfg(target_arch = "x86_64")]
+    assert_eq!(
+        names.contains(&"avx512"),
+        cpu_detect::features().avx512f,
+        "{names:?}"
+    );
+    // Listed, not picked: the multi-lane kernel measured no faster.
+    assert_eq!(hll::selected_hash_kernel(), "scalar");
+}
+
+/// The batch hash kernels read nothing past any element: each lane's
+/// element sits against a fence page (upper or lower), for every length
+/// 0..=128, eight lanes of different lengths in one batch.
+#[test]
+fn every_hash_kernel_stays_inside_each_element() {
+    let bytes = simd_core::testing::random_bytes(5454, 128);
+    let mut fences: Vec<Guarded> = (0..8).map(|_| Guarded::new(128)).collect();
+    for k in hll::hash_kernels() {
+        for len in 0..=128usize {
+            let lens: Vec<usize> = (0..8).map(|l| (len + 17 * l) % 129).collect();
+            let elements: Vec<&[u8]> = fences
+                .iter_mut()
+                .zip(&lens)
+                .enumerate()
+                .map(|(l, (g, &n))| {
+                    let s = if (len + l) % 2 == 0 {
+                        g.back(n)
+                    } else {
+                        g.front(n)
+                    };
+                    s.copy_from_slice(&bytes[..n]);
+                    &*s
+                })
+                .collect();
+            let mut out = [0u64; 8];
+            k.hash_batch(&elements, &mut out);
+            for (e, h) in elements.iter().zip(out) {
+                assert_eq!(h, hll::hash(e), "{} len {}", k.name(), e.len());
+            }
+        }
+    }
+}

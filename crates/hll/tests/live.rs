@@ -12,6 +12,9 @@
 //! `HLL_LIVE_STEPS` sets the steps per phase (default 2500). It changes the
 //! server's global `hll-sparse-max-bytes`, so two runs must not share a
 //! server at the same time (each then fails the other's byte checks).
+//!
+//! `set_then_pfcount` goes through the `redis` feature's impls (an `Hll`
+//! as a `SET` argument and as a `GET` reply), which this file needs.
 
 use hll::{count_union, Hll};
 use redis::{Commands, Connection};
@@ -384,4 +387,58 @@ fn live_redis() {
 #[test]
 fn live_valkey() {
     run("VALKEY_URL", 2);
+}
+
+/// HLLs built here (empty, sparse, sparse near the limit, dense, all
+/// 63s) SET through `ToRedisArgs`: the server's `PFCOUNT` equals the local
+/// count, and the value read back through `FromRedisValue` equals the local
+/// one (both wrote the same cache). A missing key reads as `None`, a
+/// string that is not an HLL as a parse error.
+fn set_then_pfcount(var: &str) {
+    let Ok(url) = std::env::var(var) else {
+        println!("skipped: {var} not set");
+        return;
+    };
+    let mut con = redis::Client::open(url.as_str())
+        .unwrap()
+        .get_connection()
+        .unwrap();
+    let key = format!("hll-live-set:{}:{var}", std::process::id());
+    let mut rng = Rng::new(54);
+    let mut cases = vec![Hll::new()];
+    for n in [1usize, 100, 1000, 1400, 50_000] {
+        let mut h = Hll::new();
+        h.add_all((0..n).map(|_| rng.next_u64().to_le_bytes()));
+        cases.push(h);
+    }
+    let mut all63 = b"HYLL\0\0\0\0\0\0\0\0\0\0\0\x80".to_vec();
+    all63.resize(hll::DENSE_BYTES, 0xff);
+    cases.push(Hll::from_vec(all63).unwrap());
+    for mut h in cases {
+        let _: () = con.set(&key, &h).unwrap();
+        // An i64 on the wire: the all-63 string's count is i64::MIN.
+        let on_server: i64 = redis::cmd("PFCOUNT").arg(&key).query(&mut con).unwrap();
+        assert_eq!(on_server as u64, h.count(), "{var}: {h:?}");
+        let back: Hll = con.get(&key).unwrap();
+        assert_eq!(back, h, "{var}");
+    }
+    let _: i64 = con.del(&key).unwrap();
+    let missing: Option<Hll> = con.get(&key).unwrap();
+    assert!(missing.is_none());
+    let _: () = con.set(&key, "this is not a HyperLogLog").unwrap();
+    let e = con.get::<_, Hll>(&key).unwrap_err();
+    assert_eq!(e.kind(), redis::ErrorKind::ParseError, "{e}");
+    assert!(e.to_string().contains("magic"), "{e}");
+    let _: i64 = con.del(&key).unwrap();
+    println!("{var}: SET + PFCOUNT of 7 HLLs match the local counts");
+}
+
+#[test]
+fn set_then_pfcount_redis() {
+    set_then_pfcount("REDIS_URL");
+}
+
+#[test]
+fn set_then_pfcount_valkey() {
+    set_then_pfcount("VALKEY_URL");
 }

@@ -231,3 +231,45 @@ fn wide_unions_match_merges_one_at_a_time() {
         );
     }
 }
+
+/// add_all against one add per element where the batches matter: element
+/// counts around the batch size, mixed lengths (0..=40 and some past the
+/// hash kernels' long-element cut-over), sparse limits that promote to
+/// dense part-way through a batch, and into a dense HLL whose cache is
+/// valid (left valid when nothing changes, invalidated otherwise).
+#[test]
+fn add_all_in_batches_matches_add() {
+    let mut rng = simd_core::testing::Rng::new(5454);
+    let pool: Vec<Vec<u8>> = (0..700)
+        .map(|i| {
+            let len = match i % 50 {
+                0 => 300 + i,
+                _ => rng.below(41) as usize,
+            };
+            let mut e = simd_core::testing::random_bytes(i as u64, len);
+            if len >= 4 {
+                e[..4].copy_from_slice(&(i as u32).to_le_bytes());
+            }
+            e
+        })
+        .collect();
+    for n in [0, 1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 200, 700] {
+        let seq: Vec<&[u8]> = pool[..n].iter().map(|e| e.as_slice()).collect();
+        for limit in [0, 40, 300, 700, hll::DEFAULT_SPARSE_MAX_BYTES] {
+            let [adds, add_all] = adds_then_add_all(&seq, limit);
+            assert_eq!(add_all.0, adds.0, "n = {n}, limit {limit}");
+            assert_eq!(add_all.1, adds.1, "n = {n}, limit {limit}");
+        }
+        let mut dense = Hll::new().with_sparse_max_bytes(0);
+        dense.add_all(&seq);
+        let c = dense.count();
+        assert!(!dense.add_all(&seq), "n = {n}");
+        assert_eq!(dense.cached_count(), Some(c), "n = {n}");
+        let mut more = dense.clone();
+        let fresh = simd_core::testing::random_bytes(n as u64 + 1_000_000, 24);
+        let mut one = dense.clone();
+        let changed = one.add(&fresh);
+        assert_eq!(more.add_all([&fresh[..]]), changed);
+        assert_eq!(more, one, "n = {n}");
+    }
+}

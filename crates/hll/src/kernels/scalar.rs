@@ -115,3 +115,14 @@ pub(crate) unsafe fn union(inputs: &[&[u8; DENSE_BODY]], out: &mut Uninit<REGIST
     // requirement.
     unsafe { crate::kernels::union_with(inputs, out, unpack, unpack_max) }
 }
+
+/// `out[i] = hash(elements[i])`, one element after another (the oracle of
+/// the multi-lane hash kernels).
+///
+/// # Safety
+/// None (safe on every CPU); `unsafe` only to share the kernel signature.
+pub(crate) unsafe fn hash_batch(elements: &[&[u8]], out: &mut [u64]) {
+    for (h, e) in out.iter_mut().zip(elements) {
+        *h = crate::hash::hash(e);
+    }
+}

@@ -166,7 +166,11 @@ mod tests {
         assert_eq!(parse_environment(Err(VarError::NotPresent)), (None, None));
         // A level of another architecture is ignored and reported, like a
         // bogus value.
-        let foreign = if cfg!(target_arch = "aarch64") { "avx2" } else { "neon" };
+        let foreign = if cfg!(target_arch = "aarch64") {
+            "avx2"
+        } else {
+            "neon"
+        };
         let (level, why) = parse(foreign);
         assert_eq!(level, None);
         let why = why.unwrap();

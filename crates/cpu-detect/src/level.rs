@@ -300,7 +300,10 @@ mod tests {
             .filter(|l| l.is_for_this_target())
             .collect();
         #[cfg(target_arch = "x86_64")]
-        assert_eq!(native, [Level::Scalar, Level::Sse42, Level::Avx2, Level::Avx512]);
+        assert_eq!(
+            native,
+            [Level::Scalar, Level::Sse42, Level::Avx2, Level::Avx512]
+        );
         #[cfg(target_arch = "aarch64")]
         assert_eq!(native, [Level::Scalar, Level::Neon]);
         #[cfg(target_arch = "riscv64")]

@@ -65,7 +65,11 @@
 //! length alone: see its docs.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
-#![deny(missing_docs, unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+#![deny(
+    missing_docs,
+    unsafe_op_in_unsafe_fn,
+    clippy::undocumented_unsafe_blocks
+)]
 // A pure function whose result is dropped is a bug in the caller.
 #![warn(clippy::must_use_candidate, clippy::return_self_not_must_use)]
 
@@ -80,8 +84,8 @@ mod prefetch;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-pub use cpu_detect::{Features, Level, Vendor};
 pub use choice::Choice;
+pub use cpu_detect::{Features, Level, Vendor};
 pub use dispatch::FnCache;
 pub use kernel::{select, supported, Candidate, Kernel};
 pub use prefetch::prefetch_read;

@@ -99,7 +99,10 @@ simd_core::dispatch! {
 
 /// The picked kernel, as the short-input rules need it: on x86_64 builds
 /// that dispatch at run time, one of the codes in `x86`; elsewhere unused.
-/// Made only by [`class`], so a value proves what it names.
+/// Made only by [`class`] (then it proves what it names) or, for the lazy
+/// rules (`LAZY = true`: detect where the class is first needed), by
+/// `cached_class`. `Comparer` holds one from [`class`] and uses the rules
+/// with `LAZY = false`, which hold no detection call.
 #[derive(Clone, Copy)]
 pub(crate) struct Class(u8);
 
@@ -109,7 +112,7 @@ pub(crate) struct Class(u8);
     target_arch = "x86_64",
     not(all(target_feature = "avx512bw", target_feature = "bmi2"))
 ))]
-pub(crate) use x86::{class, cmp_upto64, eq, mismatch_above64};
+pub(crate) use x86::{cached_class, class, cmp_upto64, eq, mismatch_above64};
 
 /// The rules elsewhere: the build's inlined short path, then the dispatched
 /// kernel.
@@ -127,8 +130,14 @@ mod rules {
         Class(0)
     }
 
+    /// As [`class`]: known from the start.
     #[inline(always)]
-    pub(crate) fn eq(_: Class, a: &[u8], b: &[u8]) -> bool {
+    pub(crate) fn cached_class() -> Class {
+        Class(0)
+    }
+
+    #[inline(always)]
+    pub(crate) fn eq<const LAZY: bool>(_: Class, a: &[u8], b: &[u8]) -> bool {
         let n = a.len();
         if n != b.len() {
             return false;
@@ -143,7 +152,7 @@ mod rules {
     /// # Safety
     /// `a` and `b` must each point to `n` readable bytes, `n <= 64`.
     #[inline(always)]
-    pub(crate) unsafe fn cmp_upto64(
+    pub(crate) unsafe fn cmp_upto64<const LAZY: bool>(
         _: Class,
         a: *const u8,
         b: *const u8,
@@ -156,7 +165,7 @@ mod rules {
     }
 
     #[inline(always)]
-    pub(crate) fn mismatch_above64(_: Class, a: &[u8], b: &[u8]) -> usize {
+    pub(crate) fn mismatch_above64<const LAZY: bool>(_: Class, a: &[u8], b: &[u8]) -> usize {
         mismatch_long(a, b)
     }
 
@@ -170,7 +179,7 @@ mod rules {
     target_arch = "x86_64",
     not(all(target_feature = "avx512bw", target_feature = "bmi2"))
 )))]
-pub(crate) use rules::{class, cmp_upto64, eq, mismatch_above64};
+pub(crate) use rules::{cached_class, class, cmp_upto64, eq, mismatch_above64};
 
 /// The rules on x86_64 builds that dispatch at run time.
 #[cfg(all(

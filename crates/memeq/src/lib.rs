@@ -120,10 +120,10 @@ pub use simd_core::Level;
 /// assert!(memeq::eq(&[7u8; 100], &[7u8; 100]));
 /// assert!(!memeq::eq(&[7u8; 100], &[7u8; 99]));
 /// ```
-#[inline]
+#[inline(always)]
 #[must_use]
 pub fn eq(a: &[u8], b: &[u8]) -> bool {
-    dispatch::eq(dispatch::class(), a, b)
+    dispatch::eq::<true>(dispatch::cached_class(), a, b)
 }
 
 /// Whether two `N`-byte arrays are equal; fully inlined for `N <= 64` (the
@@ -157,20 +157,22 @@ pub fn eq_fixed<const N: usize>(a: &[u8; N], b: &[u8; N]) -> bool {
 /// assert_eq!(memeq::cmp(b"\xff", b"\x00\x00"), Ordering::Greater);
 /// assert_eq!(memeq::cmp(b"", b""), Ordering::Equal);
 /// ```
-#[inline]
+#[inline(always)]
 #[must_use]
 pub fn cmp(a: &[u8], b: &[u8]) -> Ordering {
-    cmp_in(dispatch::class(), a, b)
+    cmp_in::<true>(dispatch::cached_class(), a, b)
 }
 
+/// [`cmp`] with the class given; `LAZY`: it may still be unknown.
 #[inline(always)]
-fn cmp_in(class: dispatch::Class, a: &[u8], b: &[u8]) -> Ordering {
-    let n = a.len().min(b.len());
+fn cmp_in<const LAZY: bool>(class: dispatch::Class, a: &[u8], b: &[u8]) -> Ordering {
+    let (pa, pb, la, lb) = (a.as_ptr(), b.as_ptr(), a.len(), b.len());
+    let n = la.min(lb);
     if n <= 64 {
         // SAFETY: both slices hold at least n <= 64 bytes.
-        return unsafe { dispatch::cmp_upto64(class, a.as_ptr(), b.as_ptr(), n, a.len(), b.len()) };
+        return unsafe { dispatch::cmp_upto64::<LAZY>(class, pa, pb, n, la, lb) };
     }
-    order_at(a, b, dispatch::mismatch_above64(class, a, b))
+    order_at(a, b, dispatch::mismatch_above64::<LAZY>(class, a, b))
 }
 
 /// The order given the first differing index `i` (or the shorter length).
@@ -215,14 +217,14 @@ impl Comparer {
     #[inline(always)]
     #[must_use]
     pub fn eq(&self, a: &[u8], b: &[u8]) -> bool {
-        dispatch::eq(self.class, a, b)
+        dispatch::eq::<false>(self.class, a, b)
     }
 
     /// [`cmp`]: the same answer, the same inlined short paths.
     #[inline(always)]
     #[must_use]
     pub fn cmp(&self, a: &[u8], b: &[u8]) -> Ordering {
-        cmp_in(self.class, a, b)
+        cmp_in::<false>(self.class, a, b)
     }
 
     /// The kernel it runs on inputs past the inlined short paths.

@@ -43,8 +43,12 @@ fn keys() -> Vec<Vec<u8>> {
 #[test]
 fn vec_keys_by_bytes_without_allocating() {
     let keys = keys();
-    let map: hashbrown::HashMap<Vec<u8>, usize> =
-        keys.iter().cloned().enumerate().map(|(i, k)| (k, i)).collect();
+    let map: hashbrown::HashMap<Vec<u8>, usize> = keys
+        .iter()
+        .cloned()
+        .enumerate()
+        .map(|(i, k)| (k, i))
+        .collect();
     let absent: Vec<Vec<u8>> = keys.iter().map(|k| [k.as_slice(), b"!"].concat()).collect();
     let before = allocs();
     for (i, k) in keys.iter().enumerate() {

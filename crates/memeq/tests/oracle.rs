@@ -25,8 +25,20 @@ fn check(a: &[u8], b: &[u8]) {
         b.len()
     );
     let by = memeq::Comparer::new();
-    assert_eq!(by.eq(a, b), want_eq, "Comparer eq len {} {}", a.len(), b.len());
-    assert_eq!(by.cmp(a, b), want_cmp, "Comparer cmp len {} {}", a.len(), b.len());
+    assert_eq!(
+        by.eq(a, b),
+        want_eq,
+        "Comparer eq len {} {}",
+        a.len(),
+        b.len()
+    );
+    assert_eq!(
+        by.cmp(a, b),
+        want_cmp,
+        "Comparer cmp len {} {}",
+        a.len(),
+        b.len()
+    );
     let want_mismatch = a
         .iter()
         .zip(b)
@@ -88,7 +100,10 @@ fn selected_kernel_is_first_allowed() {
     assert!(cpu_detect::allows(selected.level()));
     assert_eq!(memeq::Comparer::new().kernel().name(), selected.name());
     let shown = format!("{:?}", memeq::Comparer::default());
-    assert_eq!(shown, format!("Comparer {{ kernel: {:?} }}", selected.name()));
+    assert_eq!(
+        shown,
+        format!("Comparer {{ kernel: {:?} }}", selected.name())
+    );
 }
 
 #[test]

@@ -9,6 +9,9 @@ use super::{avx2, avx512, short, sse2, Class};
 use core::cmp::Ordering;
 use core::num::NonZeroU8;
 
+/// Not detected yet (only in the lazy paths of `eq` and `cmp`, whose first
+/// call detects; a [`Class`] from [`class`] never holds it).
+const UNKNOWN: u8 = 0;
 /// The `avx512` kernel is picked.
 const AVX512: u8 = 1;
 /// The `avx512` kernel is picked on a CPU that runs 512-bit operations
@@ -39,6 +42,13 @@ pub(crate) fn class() -> Class {
     Class(CHOICE.get(classify).get())
 }
 
+/// The class if some call detected it already, else `UNKNOWN`; never
+/// detects. For the `LAZY` rules only.
+#[inline(always)]
+pub(crate) fn cached_class() -> Class {
+    Class(CHOICE.peek().map_or(UNKNOWN, NonZeroU8::get))
+}
+
 fn classify() -> NonZeroU8 {
     let f = cpu_detect::features();
     let code = match simd_core::select(&super::KERNELS).name() {
@@ -54,36 +64,61 @@ fn classify() -> NonZeroU8 {
 // In the functions below, a class of AVX512 or AVX512_SPLIT proves that
 // `select` picked the `avx512` candidate, whose test checked
 // AVX-512F/BW/VL and BMI2 (and AVX-512F implies AVX2); AVX2 or
-// AVX2_HALVED that it picked `avx2`, whose test checked AVX2.
+// AVX2_HALVED that it picked `avx2`, whose test checked AVX2. With `LAZY`
+// the class may be UNKNOWN: the path detects (out of line) where it first
+// needs the class; without, it never detects, so a caller's loop holds no
+// call that may write memory.
+
+/// Whether the class is AVX512 or AVX512_SPLIT, in one compare (UNKNOWN
+/// wraps around).
+#[inline(always)]
+fn is_avx512(c: u8) -> bool {
+    c.wrapping_sub(AVX512) <= AVX512_SPLIT - AVX512
+}
+
+/// [`eq`] when the class is UNKNOWN: detect, then compare.
+#[cold]
+#[inline(never)]
+fn eq_first_call(a: &[u8], b: &[u8]) -> bool {
+    eq::<false>(class(), a, b)
+}
 
 #[inline(always)]
-pub(crate) fn eq(class: Class, a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn eq<const LAZY: bool>(class: Class, a: &[u8], b: &[u8]) -> bool {
     let (n, c) = (a.len(), class.0);
     if n != b.len() {
         return false;
     }
     let (pa, pb) = (a.as_ptr(), b.as_ptr());
-    if c <= AVX512_SPLIT {
+    // AVX512 alone first: one compare of the class on the hot path.
+    if c == AVX512 {
         if n <= 64 {
-            // SAFETY: the class proves AVX-512BW/VL and BMI2; both
-            // slices hold n <= 64 bytes.
+            // SAFETY: the class proves AVX-512BW/VL and BMI2; both slices
+            // hold n <= 64 bytes.
             return unsafe { avx512::eq_upto64_asm(pa, pb, n) };
         }
         if n <= 128 {
-            if c == AVX512_SPLIT {
-                // SAFETY: the class proves AVX2; 64 < n <= 128.
-                return unsafe { avx2::eq_33_128_asm(pa, pb, n) };
-            }
             // SAFETY: the class proves AVX-512BW/VL; 64 < n <= 128.
             return unsafe { avx512::eq_65_128_asm(pa, pb, n) };
         }
-        if c == AVX512_SPLIT {
-            // SAFETY: the class proves AVX2; both slices hold n > 64
-            // bytes.
-            return unsafe { avx2::eq_above64(pa, pb, n) };
-        }
         // SAFETY: the class proves AVX-512BW; n > 128.
         return unsafe { avx512::eq_above128(pa, pb, n) };
+    }
+    if c == AVX512_SPLIT {
+        if n <= 64 {
+            // SAFETY: the class proves AVX-512BW/VL and BMI2; both slices
+            // hold n <= 64 bytes.
+            return unsafe { avx512::eq_upto64_asm(pa, pb, n) };
+        }
+        if n <= 128 {
+            // SAFETY: the class proves AVX2; 64 < n <= 128.
+            return unsafe { avx2::eq_33_128_asm(pa, pb, n) };
+        }
+        // SAFETY: the class proves AVX2; both slices hold n > 64 bytes.
+        return unsafe { avx2::eq_above64(pa, pb, n) };
+    }
+    if LAZY && c == UNKNOWN {
+        return eq_first_call(a, b);
     }
     if n <= 32 {
         // SAFETY: both slices hold exactly n <= 32 bytes.
@@ -120,7 +155,7 @@ pub(crate) fn eq(class: Class, a: &[u8], b: &[u8]) -> bool {
 /// # Safety
 /// `a` and `b` must each point to `n` readable bytes, `n <= 64`.
 #[inline(always)]
-pub(crate) unsafe fn cmp_upto64(
+pub(crate) unsafe fn cmp_upto64<const LAZY: bool>(
     class: Class,
     a: *const u8,
     b: *const u8,
@@ -128,8 +163,11 @@ pub(crate) unsafe fn cmp_upto64(
     la: usize,
     lb: usize,
 ) -> Ordering {
-    let c = class.0;
-    if c <= AVX512_SPLIT {
+    let mut c = class.0;
+    if LAZY && c == UNKNOWN {
+        c = first_class().0;
+    }
+    if is_avx512(c) {
         // SAFETY: the class proves the features; both pointers hold
         // n <= 64 bytes.
         let m = unsafe { avx512::ne_upto64_asm(a, b, n) };
@@ -153,10 +191,13 @@ pub(crate) unsafe fn cmp_upto64(
 /// The first difference of slices whose shorter length is over 64
 /// bytes: up to 128 bytes inline, longer inputs the picked kernel's loop.
 #[inline(always)]
-pub(crate) fn mismatch_above64(class: Class, a: &[u8], b: &[u8]) -> usize {
-    let (n, c) = (a.len().min(b.len()), class.0);
+pub(crate) fn mismatch_above64<const LAZY: bool>(class: Class, a: &[u8], b: &[u8]) -> usize {
+    let (n, mut c) = (a.len().min(b.len()), class.0);
+    if LAZY && c == UNKNOWN {
+        c = first_class().0;
+    }
     let (pa, pb) = (a.as_ptr(), b.as_ptr());
-    if n <= 128 && c <= AVX512_SPLIT {
+    if n <= 128 && is_avx512(c) {
         // SAFETY: the class proves AVX-512BW/VL and BMI2; both slices
         // hold at least n bytes, 64 < n <= 128.
         return unsafe { avx512::mismatch_65_128_asm(pa, pb, n) };
@@ -173,6 +214,13 @@ pub(crate) fn mismatch_above64(class: Class, a: &[u8], b: &[u8]) -> usize {
         AVX512 => unsafe { avx512::mismatch(a, b) },
         _ => mismatch_long_sse2(a, b),
     }
+}
+
+/// [`class`], out of line, for the first lazy call.
+#[cold]
+#[inline(never)]
+fn first_class() -> Class {
+    class()
 }
 
 /// The SSE2 loop for long inputs where neither vector kernel is picked.

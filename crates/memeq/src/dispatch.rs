@@ -104,6 +104,13 @@ simd_core::dispatch! {
 /// `cached_class`. `Comparer` holds one from [`class`] and uses the rules
 /// with `LAZY = false`, which hold no detection call.
 #[derive(Clone, Copy)]
+#[cfg_attr(
+    not(all(
+        target_arch = "x86_64",
+        not(all(target_feature = "avx512bw", target_feature = "bmi2"))
+    )),
+    allow(dead_code)
+)]
 pub(crate) struct Class(u8);
 
 /// The rules, for x86_64 builds that do not enable AVX-512BW and BMI2 at

@@ -45,14 +45,23 @@ fn panics_name_the_callers_line() {
     let inputs: [&[u8]; 2] = [b"a", b"b"];
     let k = siphash_fast::selected_kernel();
     let mut out = [0u64; 5];
-    // Each call and the `line!()` it is checked against share a line.
-    let cases: [(u32, Box<dyn FnOnce() + panic::UnwindSafe>); 6] = [
-        (line!(), Box::new(move || siphash12_batch(&KEY, &inputs, &mut out))),
-        (line!(), Box::new(move || siphash13_batch(&KEY, &inputs, &mut out))),
-        (line!(), Box::new(move || siphash24_batch(&KEY, &inputs, &mut out))),
-        (line!(), Box::new(move || k.siphash12_batch(&KEY, &inputs, &mut out))),
-        (line!(), Box::new(move || k.siphash13_batch(&KEY, &inputs, &mut out))),
-        (line!(), Box::new(move || k.siphash24_batch(&KEY, &inputs, &mut out))),
+    // `line!()` in a macro gives the line of the macro's call, where the
+    // batch call's tokens are too.
+    macro_rules! case {
+        ($call:expr) => {
+            (
+                line!(),
+                Box::new(move || $call) as Box<dyn FnOnce() + panic::UnwindSafe>,
+            )
+        };
+    }
+    let cases = [
+        case!(siphash12_batch(&KEY, &inputs, &mut out)),
+        case!(siphash13_batch(&KEY, &inputs, &mut out)),
+        case!(siphash24_batch(&KEY, &inputs, &mut out)),
+        case!(k.siphash12_batch(&KEY, &inputs, &mut out)),
+        case!(k.siphash13_batch(&KEY, &inputs, &mut out)),
+        case!(k.siphash24_batch(&KEY, &inputs, &mut out)),
     ];
     for (i, (line, f)) in cases.into_iter().enumerate() {
         let (file, at) = panic_location(f);

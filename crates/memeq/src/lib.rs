@@ -46,7 +46,7 @@
 //!
 //! # As a hash-map key
 //!
-//! With the `hashbrown` feature, [`Bytes`] looks keys up by `&[u8]` in a
+//! With the `hashbrown` feature, `Bytes` looks keys up by `&[u8]` in a
 //! `hashbrown::HashMap<Vec<u8>, V>` (or `Box<[u8]>`, `[u8; N]` keys)
 //! through `hashbrown::Equivalent`, compared with [`eq`] and without
 //! allocating:
@@ -76,7 +76,7 @@
 //! - `std` (default): run-time CPU detection that needs the standard library
 //!   (passed on to `cpu-detect`) and the `CPU_DETECT_MAX_LEVEL` ceiling. The
 //!   crate is `#![no_std]`; without `std`, x86 detection still works.
-//! - `hashbrown`: [`Bytes`], lookups by `&[u8]` through
+//! - `hashbrown`: `Bytes`, lookups by `&[u8]` through
 //!   `hashbrown::Equivalent` (needs `alloc` for the `Vec` and `Box` keys).
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -99,6 +99,7 @@ mod equivalent;
 mod kernels;
 
 #[cfg(feature = "hashbrown")]
+#[cfg_attr(docsrs, doc(cfg(feature = "hashbrown")))]
 pub use equivalent::Bytes;
 
 /// The README's examples, run as doc tests.

@@ -32,9 +32,7 @@ fn decode(v: u8) -> Option<Level> {
 ///
 /// Dispatchers resolve once, on their first call, and keep the kernel they
 /// picked: set the ceiling before the first call into a kvprims crate (at the
-/// start of `main`, say). One exception: `memeq` on x86_64 Linux and Android
-/// resolves when the program loads, before `main`, so only
-/// `CPU_DETECT_MAX_LEVEL` caps it there. Tests that need every kernel should
+/// start of `main`, say). Tests that need every kernel should
 /// enumerate the kernels instead (each crate's `kernels()`).
 ///
 /// ```
@@ -50,8 +48,9 @@ pub fn set_max_level(ceiling: Option<Level>) {
 /// The ceiling in force: the one given to [`set_max_level`] if any, else the
 /// `CPU_DETECT_MAX_LEVEL` environment variable (read once; with `std` only).
 ///
-/// An unknown value in the variable is reported once on stderr, with the
-/// accepted values, and ignored.
+/// An unknown value in the variable, or a level of another architecture
+/// (`neon` on x86-64, say), is reported once on stderr, with the accepted
+/// values, and ignored.
 pub fn ceiling() -> Option<Level> {
     let p = PROGRAMMATIC.load(Ordering::Relaxed);
     if p != UNSET {
@@ -78,22 +77,25 @@ fn environment() -> Option<Level> {
         )
         .is_ok()
     {
-        if let Some(bad) = parsed.1 {
-            std::eprintln!(
-                "cpu-detect: ignoring CPU_DETECT_MAX_LEVEL={bad:?}: accepted values are scalar, sse4.2, avx2, avx512, neon, zbb"
-            );
+        if let Some(why) = parsed.1 {
+            std::eprintln!("cpu-detect: ignoring CPU_DETECT_MAX_LEVEL: {why}");
         }
     }
     parsed.0
 }
+
+/// The names a ceiling may take.
+#[cfg(feature = "std")]
+const ACCEPTED: &str = "accepted values: scalar, sse4.2, avx2, avx512, neon, zbb";
 
 #[cfg(feature = "std")]
 fn read_environment() -> (Option<Level>, Option<std::string::String>) {
     parse_environment(std::env::var("CPU_DETECT_MAX_LEVEL"))
 }
 
-/// The ceiling a value of `CPU_DETECT_MAX_LEVEL` sets, and the value itself
-/// if it is not a level (to report).
+/// The ceiling a value of `CPU_DETECT_MAX_LEVEL` sets, and why the value is
+/// ignored if it is (to report): not a level name, or a level of another
+/// architecture.
 #[cfg(feature = "std")]
 fn parse_environment(
     var: Result<std::string::String, std::env::VarError>,
@@ -102,11 +104,24 @@ fn parse_environment(
     match var {
         Ok(s) if s.trim().is_empty() => (None, None),
         Ok(s) => match s.parse::<Level>() {
-            Ok(level) => (Some(level), None),
-            Err(_) => (None, Some(s)),
+            Ok(level) if level.is_for_this_target() => (Some(level), None),
+            Ok(_) => (
+                None,
+                Some(std::format!(
+                    "{s:?} is a level of another architecture than {}; {ACCEPTED}",
+                    std::env::consts::ARCH
+                )),
+            ),
+            Err(e) => (None, Some(e.to_string())),
         },
         Err(std::env::VarError::NotPresent) => (None, None),
-        Err(std::env::VarError::NotUnicode(s)) => (None, Some(s.to_string_lossy().to_string())),
+        Err(std::env::VarError::NotUnicode(s)) => (
+            None,
+            Some(std::format!(
+                "{:?} is not UTF-8; {ACCEPTED}",
+                s.to_string_lossy()
+            )),
+        ),
     }
 }
 
@@ -135,20 +150,39 @@ mod tests {
         use std::env::VarError;
         use std::string::ToString;
         let parse = |s: &str| parse_environment(Ok(s.to_string()));
-        assert_eq!(parse("avx2"), (Some(Level::Avx2), None));
-        assert_eq!(parse(" SSE42\n"), (Some(Level::Sse42), None));
+        assert_eq!(parse(" Scalar\n"), (Some(Level::Scalar), None));
+        #[cfg(target_arch = "x86_64")]
+        {
+            assert_eq!(parse("avx2"), (Some(Level::Avx2), None));
+            assert_eq!(parse(" SSE42\n"), (Some(Level::Sse42), None));
+        }
+        #[cfg(target_arch = "aarch64")]
+        assert_eq!(parse("neon"), (Some(Level::Neon), None));
         assert_eq!(parse(""), (None, None));
         assert_eq!(parse("  "), (None, None));
-        assert_eq!(parse("avx3"), (None, Some("avx3".to_string())));
+        let (level, why) = parse("avx3");
+        assert_eq!(level, None);
+        assert!(why.unwrap().starts_with("unknown level \"avx3\"; accepted"));
         assert_eq!(parse_environment(Err(VarError::NotPresent)), (None, None));
+        // A level of another architecture is ignored and reported, like a
+        // bogus value.
+        let foreign = if cfg!(target_arch = "aarch64") {
+            "avx2"
+        } else {
+            "neon"
+        };
+        let (level, why) = parse(foreign);
+        assert_eq!(level, None);
+        let why = why.unwrap();
+        assert!(why.contains("another architecture"), "{why}");
+        assert!(why.contains(foreign), "{why}");
         #[cfg(unix)]
         {
             use std::os::unix::ffi::OsStringExt;
             let bad = std::ffi::OsString::from_vec(std::vec![b'a', 0xff]);
-            assert_eq!(
-                parse_environment(Err(VarError::NotUnicode(bad))),
-                (None, Some("a\u{fffd}".to_string()))
-            );
+            let (level, why) = parse_environment(Err(VarError::NotUnicode(bad)));
+            assert_eq!(level, None);
+            assert!(why.unwrap().starts_with("\"a\u{fffd}\" is not UTF-8"));
         }
     }
 }

@@ -4,12 +4,15 @@ use crate::Features;
 use core::fmt;
 use core::str::FromStr;
 
-/// A tier of kernels. x86 tiers are ordered `Scalar < Sse42 < Avx2 < Avx512`;
-/// aarch64 has `Scalar < Neon`, riscv64 `Scalar < Zbb`. The derived order
-/// puts `Neon` and `Zbb` last, but comparisons across families mean nothing:
-/// use [`Level::includes`] to ask whether a kernel of one level may run under
-/// another.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A tier of kernels. x86 tiers build on each other, `Scalar`, `Sse42`,
+/// `Avx2`, `Avx512`; aarch64 has `Scalar`, `Neon`; riscv64 `Scalar`, `Zbb`.
+/// Levels of different families are not comparable, so `Level` has no
+/// `Ord`: [`Level::includes`] asks whether a kernel written for one level may
+/// run where another is the best allowed.
+///
+/// New tiers may be added, so a `match` on a `Level` needs a `_` arm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Level {
     /// Portable code, every target.
     Scalar,
@@ -77,6 +80,25 @@ impl Level {
         matches!(self, Level::Sse42 | Level::Avx2 | Level::Avx512)
     }
 
+    /// Whether this level belongs to the family of the target this was
+    /// compiled for (`Scalar` belongs to every target): a ceiling naming
+    /// another architecture's level cannot apply here.
+    ///
+    /// ```
+    /// use cpu_detect::Level;
+    /// assert!(Level::Scalar.is_for_this_target());
+    /// assert_eq!(Level::Avx2.is_for_this_target(), cfg!(target_arch = "x86_64"));
+    /// ```
+    #[must_use]
+    pub const fn is_for_this_target(self) -> bool {
+        match self {
+            Level::Scalar => true,
+            Level::Neon => cfg!(target_arch = "aarch64"),
+            Level::Zbb => cfg!(target_arch = "riscv64"),
+            _ => cfg!(any(target_arch = "x86_64", target_arch = "x86")),
+        }
+    }
+
     /// Whether a kernel written for `kernel` may run where `self` is the best
     /// allowed level: `Scalar` always; otherwise the same family and not above.
     ///
@@ -118,18 +140,63 @@ impl fmt::Display for Level {
     }
 }
 
-/// The error of parsing a [`Level`] from an unknown name.
+/// The error of parsing a [`Level`] from an unknown name; it names the input
+/// (its first [`ParseLevelError::KEPT`] bytes, cut at a character boundary).
+///
+/// ```
+/// let e = "avx1024".parse::<cpu_detect::Level>().unwrap_err();
+/// assert_eq!(e.input(), "avx1024");
+/// assert_eq!(
+///     e.to_string(),
+///     "unknown level \"avx1024\"; accepted values: scalar, sse4.2, avx2, avx512, neon, zbb"
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseLevelError(());
+pub struct ParseLevelError {
+    kept: [u8; ParseLevelError::KEPT],
+    len: u8,
+    truncated: bool,
+}
 
-impl fmt::Display for ParseLevelError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("unknown level; accepted values: scalar, sse4.2, avx2, avx512, neon, zbb")
+impl ParseLevelError {
+    /// How many bytes of the input the error keeps (it allocates nothing).
+    pub const KEPT: usize = 32;
+
+    fn new(input: &str) -> Self {
+        let mut len = input.len().min(Self::KEPT);
+        while !input.is_char_boundary(len) {
+            len -= 1;
+        }
+        let mut kept = [0; Self::KEPT];
+        kept[..len].copy_from_slice(&input.as_bytes()[..len]);
+        ParseLevelError {
+            kept,
+            len: len as u8,
+            truncated: len < input.len(),
+        }
+    }
+
+    /// The input that is not a level name (cut to [`ParseLevelError::KEPT`]
+    /// bytes).
+    #[must_use]
+    pub fn input(&self) -> &str {
+        // `new` copies whole characters of a `str`, so this cannot fail.
+        core::str::from_utf8(&self.kept[..usize::from(self.len)]).unwrap_or("")
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for ParseLevelError {}
+impl fmt::Display for ParseLevelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let more = if self.truncated { "..." } else { "" };
+        write!(
+            f,
+            "unknown level {:?}{more}; accepted values: scalar, sse4.2, avx2, avx512, neon, zbb",
+            self.input()
+        )
+    }
+}
+
+impl core::error::Error for ParseLevelError {}
 
 impl FromStr for Level {
     type Err = ParseLevelError;
@@ -145,7 +212,7 @@ impl FromStr for Level {
         if s.eq_ignore_ascii_case("sse42") {
             return Ok(Level::Sse42);
         }
-        Err(ParseLevelError(()))
+        Err(ParseLevelError::new(s))
     }
 }
 
@@ -211,9 +278,37 @@ mod tests {
         assert_eq!(Level::Avx512.to_string(), "avx512");
         let e = "avx1024".parse::<Level>().unwrap_err().to_string();
         assert!(
-            e.starts_with("unknown level; accepted values: scalar"),
+            e.starts_with("unknown level \"avx1024\"; accepted values: scalar"),
             "{e}"
         );
+        let long = "x".repeat(40) + "\u{e9}";
+        let e = long.parse::<Level>().unwrap_err();
+        assert_eq!(e.input(), &long[..ParseLevelError::KEPT]);
+        assert!(e.to_string().contains("xxx\"..."), "{e}");
+        // A cut inside a character keeps only whole characters.
+        let wide = "\u{e9}".repeat(20);
+        let e = wide.parse::<Level>().unwrap_err();
+        assert_eq!(e.input(), "\u{e9}".repeat(16));
+        let _: &dyn core::error::Error = &e;
+    }
+
+    #[test]
+    fn families_of_this_target() {
+        extern crate std;
+        let native: std::vec::Vec<Level> = Level::ALL
+            .into_iter()
+            .filter(|l| l.is_for_this_target())
+            .collect();
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(
+            native,
+            [Level::Scalar, Level::Sse42, Level::Avx2, Level::Avx512]
+        );
+        #[cfg(target_arch = "aarch64")]
+        assert_eq!(native, [Level::Scalar, Level::Neon]);
+        #[cfg(target_arch = "riscv64")]
+        assert_eq!(native, [Level::Scalar, Level::Zbb]);
+        assert!(native.contains(&Level::Scalar));
     }
 
     #[test]

@@ -28,66 +28,79 @@
 //! assert_eq!(memeq::cmp(b"abc", b"ab"), Ordering::Greater);
 //! ```
 //!
+//! # In a hash table's probe loop: [`Comparer`]
+//!
+//! The first call of [`eq`] or [`cmp`] detects the CPU; every later call
+//! loads the cached answer (one byte) and could, as far as the optimiser
+//! knows, still call the detection, which may write memory: in a probe loop
+//! that makes it reload the table's fields around every compare (4-8% of
+//! a lookup). A [`Comparer`], made once outside the loop, holds the answer
+//! itself, so its compares carry no detection:
+//!
+//! ```
+//! let keys: Vec<&[u8]> = vec![b"user:1", b"user:2", b"session:42"];
+//! let by = memeq::Comparer::new();
+//! let hit = keys.iter().position(|k| by.eq(k, b"session:42"));
+//! assert_eq!(hit, Some(2));
+//! ```
+//!
 //! # As a hash-map key
 //!
-//! `HashMap` (and `hashbrown`) compare keys with `PartialEq`; a newtype routes
-//! that compare through [`eq`]:
+//! With the `hashbrown` feature, `Bytes` looks keys up by `&[u8]` in a
+//! `hashbrown::HashMap<Vec<u8>, V>` (or `Box<[u8]>`, `[u8; N]` keys)
+//! through `hashbrown::Equivalent`, compared with [`eq`] and without
+//! allocating:
 //!
 //! ```
-//! use std::collections::HashMap;
-//! use std::hash::{Hash, Hasher};
-//!
-//! #[derive(Clone, Debug, Eq)]
-//! struct Key(Vec<u8>);
-//!
-//! impl PartialEq for Key {
-//!     fn eq(&self, other: &Self) -> bool {
-//!         memeq::eq(&self.0, &other.0)
-//!     }
-//! }
-//!
-//! // Hash exactly the bytes `eq` compares, so equal keys hash alike.
-//! impl Hash for Key {
-//!     fn hash<H: Hasher>(&self, h: &mut H) {
-//!         self.0.hash(h)
-//!     }
-//! }
-//!
-//! let mut m = HashMap::new();
-//! m.insert(Key(b"session:42".to_vec()), 1);
-//! assert_eq!(m.get(&Key(b"session:42".to_vec())), Some(&1));
+//! # #[cfg(feature = "hashbrown")] {
+//! let mut m = hashbrown::HashMap::new();
+//! m.insert(b"session:42".to_vec(), 1);
+//! assert_eq!(m.get(&memeq::Bytes(b"session:42")), Some(&1));
+//! # }
 //! ```
+//!
+//! With `std`'s `HashMap`, which compares through `Borrow` and `Eq`, a
+//! newtype key whose `PartialEq` calls [`eq`] routes the compare through
+//! it (lookups then need a key of the newtype).
 //!
 //! # Kernels
 //!
-//! [`kernels()`] lists every kernel the CPU supports (for tests and
-//! benchmarks); the public functions never show which one runs. The ceiling
-//! `CPU_DETECT_MAX_LEVEL` (or `cpu_detect::set_max_level`) lowers the choice.
-//!
-//! When the choice is made: on x86_64 Linux and Android, when the program
-//! loads (an `.init_array` constructor, before `main`), so that [`eq`] and
-//! [`cmp`] carry no detection call that the optimiser must assume writes
-//! memory (in a hash table's probe loop that costs reloads of the table's
-//! fields at every compare: 4-8% of a lookup, measured). There the
-//! environment variable is the ceiling that counts: `set_max_level` runs too
-//! late to change the choice. Elsewhere on x86_64 the first call chooses, and
-//! other architectures choose on the first call over 64 bytes.
+//! [`kernels()`] lists every kernel the CPU supports, whatever the ceiling
+//! (for tests and benchmarks); [`selected_kernel()`] is the one the
+//! dispatcher picks: the best the CPU supports and the ceiling
+//! (`CPU_DETECT_MAX_LEVEL`, or `cpu_detect::set_max_level` before the first
+//! call) allows. The choice is made by the first call, or by
+//! [`Comparer::new`]; no code runs before `main`.
 //!
 //! # Features
 //! - `std` (default): run-time CPU detection that needs the standard library
 //!   (passed on to `cpu-detect`) and the `CPU_DETECT_MAX_LEVEL` ceiling. The
 //!   crate is `#![no_std]`; without `std`, x86 detection still works.
+//! - `hashbrown`: `Bytes`, lookups by `&[u8]` through
+//!   `hashbrown::Equivalent` (needs `alloc` for the `Vec` and `Box` keys).
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
-#![deny(missing_docs, unsafe_op_in_unsafe_fn)]
+#![deny(
+    missing_docs,
+    unsafe_op_in_unsafe_fn,
+    clippy::undocumented_unsafe_blocks
+)]
 // A pure function whose result is dropped is a bug in the caller.
 #![warn(clippy::must_use_candidate, clippy::return_self_not_must_use)]
 
+#[cfg(feature = "hashbrown")]
+extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
 mod dispatch;
+#[cfg(feature = "hashbrown")]
+mod equivalent;
 mod kernels;
+
+#[cfg(feature = "hashbrown")]
+#[cfg_attr(docsrs, doc(cfg(feature = "hashbrown")))]
+pub use equivalent::Bytes;
 
 /// The README's examples, run as doc tests.
 #[cfg(doctest)]
@@ -108,10 +121,10 @@ pub use simd_core::Level;
 /// assert!(memeq::eq(&[7u8; 100], &[7u8; 100]));
 /// assert!(!memeq::eq(&[7u8; 100], &[7u8; 99]));
 /// ```
-#[inline]
+#[inline(always)]
 #[must_use]
 pub fn eq(a: &[u8], b: &[u8]) -> bool {
-    dispatch::eq(a, b)
+    dispatch::eq::<true>(dispatch::cached_class(), a, b)
 }
 
 /// Whether two `N`-byte arrays are equal; fully inlined for `N <= 64` (the
@@ -129,7 +142,7 @@ pub fn eq(a: &[u8], b: &[u8]) -> bool {
 pub fn eq_fixed<const N: usize>(a: &[u8; N], b: &[u8; N]) -> bool {
     if N <= 64 {
         // SAFETY: both arrays hold N <= 64 bytes.
-        unsafe { dispatch::eq_upto64(a.as_ptr(), b.as_ptr(), N) }
+        unsafe { kernels::short::eq_upto64(a.as_ptr(), b.as_ptr(), N) }
     } else {
         dispatch::eq_long(a, b)
     }
@@ -145,15 +158,22 @@ pub fn eq_fixed<const N: usize>(a: &[u8; N], b: &[u8; N]) -> bool {
 /// assert_eq!(memeq::cmp(b"\xff", b"\x00\x00"), Ordering::Greater);
 /// assert_eq!(memeq::cmp(b"", b""), Ordering::Equal);
 /// ```
-#[inline]
+#[inline(always)]
 #[must_use]
 pub fn cmp(a: &[u8], b: &[u8]) -> Ordering {
-    let n = a.len().min(b.len());
+    cmp_in::<true>(dispatch::cached_class(), a, b)
+}
+
+/// [`cmp`] with the class given; `LAZY`: it may still be unknown.
+#[inline(always)]
+fn cmp_in<const LAZY: bool>(class: dispatch::Class, a: &[u8], b: &[u8]) -> Ordering {
+    let (pa, pb, la, lb) = (a.as_ptr(), b.as_ptr(), a.len(), b.len());
+    let n = la.min(lb);
     if n <= 64 {
         // SAFETY: both slices hold at least n <= 64 bytes.
-        return unsafe { dispatch::cmp_upto64(a.as_ptr(), b.as_ptr(), n, a.len(), b.len()) };
+        return unsafe { dispatch::cmp_upto64::<LAZY>(class, pa, pb, n, la, lb) };
     }
-    order_at(a, b, dispatch::mismatch_above64(a, b))
+    order_at(a, b, dispatch::mismatch_above64::<LAZY>(class, a, b))
 }
 
 /// The order given the first differing index `i` (or the shorter length).
@@ -162,6 +182,70 @@ fn order_at(a: &[u8], b: &[u8], i: usize) -> Ordering {
     match (a.get(i), b.get(i)) {
         (Some(x), Some(y)) => x.cmp(y),
         _ => a.len().cmp(&b.len()),
+    }
+}
+
+/// The compares of [`eq`] and [`cmp`] with the kernel choice made once:
+/// a capability handle to make outside a hot loop (a hash table's probe
+/// loop), whose compares load nothing and call no detection. Copy it
+/// freely; it is one byte plus the picked kernel.
+///
+/// ```
+/// use core::cmp::Ordering;
+/// let by = memeq::Comparer::new();
+/// assert!(by.eq(b"user:1000", b"user:1000"));
+/// assert_eq!(by.cmp(b"a", b"b"), Ordering::Less);
+/// println!("comparing with {}", by.kernel().name());
+/// ```
+#[derive(Clone, Copy)]
+pub struct Comparer {
+    class: dispatch::Class,
+    kernel: simd_core::Kernel<dispatch::Fns>,
+}
+
+impl Comparer {
+    /// Detects the CPU (once per process; later calls reuse the answer) and
+    /// picks the kernel [`eq`] and [`cmp`] use, under the ceiling.
+    #[must_use]
+    pub fn new() -> Comparer {
+        Comparer {
+            class: dispatch::class(),
+            kernel: simd_core::select(&dispatch::KERNELS),
+        }
+    }
+
+    /// [`eq`]: the same answer, the same inlined short paths.
+    #[inline(always)]
+    #[must_use]
+    pub fn eq(&self, a: &[u8], b: &[u8]) -> bool {
+        dispatch::eq::<false>(self.class, a, b)
+    }
+
+    /// [`cmp`]: the same answer, the same inlined short paths.
+    #[inline(always)]
+    #[must_use]
+    pub fn cmp(&self, a: &[u8], b: &[u8]) -> Ordering {
+        cmp_in::<false>(self.class, a, b)
+    }
+
+    /// The kernel it runs on inputs past the inlined short paths.
+    #[must_use]
+    pub fn kernel(&self) -> Kernel {
+        Kernel(self.kernel)
+    }
+}
+
+impl Default for Comparer {
+    fn default() -> Self {
+        Comparer::new()
+    }
+}
+
+impl core::fmt::Debug for Comparer {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Comparer")
+            .field("kernel", &self.kernel.name())
+            .finish()
     }
 }
 
@@ -175,38 +259,36 @@ fn order_at(a: &[u8], b: &[u8], i: usize) -> Ordering {
 /// }
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct Kernel {
-    eq: simd_core::Kernel<dispatch::EqFn>,
-    mismatch: simd_core::Kernel<dispatch::MismatchFn>,
-}
+pub struct Kernel(simd_core::Kernel<dispatch::Fns>);
 
 impl Kernel {
     /// The kernel's name (`"avx512"`, `"avx2"`, `"sse2"`, `"neon"`, `"scalar"`).
     #[must_use]
     pub fn name(&self) -> &'static str {
-        self.eq.name()
+        self.0.name()
     }
 
     /// The tier the kernel was written for.
     #[must_use]
     pub fn level(&self) -> Level {
-        self.eq.level()
+        self.0.level()
     }
 
     /// [`eq`] through this kernel (every length, no inlined short path).
     #[must_use]
     pub fn eq(&self, a: &[u8], b: &[u8]) -> bool {
         // SAFETY: the handle exists only if the CPU supports the kernel, its
-        // only precondition.
-        unsafe { (self.eq.func())(a, b) }
+        // functions' only precondition.
+        unsafe { (self.0.func().eq)(a, b) }
     }
 
     /// The index of the first byte where `a` and `b` differ, or the shorter
     /// length if one is a prefix of the other.
     #[must_use]
     pub fn mismatch(&self, a: &[u8], b: &[u8]) -> usize {
-        // SAFETY: as in `eq`.
-        unsafe { (self.mismatch.func())(a, b) }
+        // SAFETY: the handle exists only if the CPU supports the kernel, its
+        // functions' only precondition.
+        unsafe { (self.0.func().mismatch)(a, b) }
     }
 
     /// [`cmp`] through this kernel.
@@ -216,13 +298,24 @@ impl Kernel {
     }
 }
 
-/// Every kernel the running CPU supports, best first (the ceiling is ignored,
-/// so tests reach them all).
+/// Every kernel the running CPU supports, best first, ending with
+/// `scalar`. The ceiling (`CPU_DETECT_MAX_LEVEL`) does not filter this
+/// list: under `avx2` it still starts with `avx512` on a CPU that has it,
+/// so tests reach every kernel; [`selected_kernel()`] is what the ceiling
+/// allows.
 pub fn kernels() -> impl Iterator<Item = Kernel> {
-    simd_core::supported(dispatch::EQ)
-        .zip(simd_core::supported(dispatch::MISMATCH))
-        .map(|(eq, mismatch)| {
-            debug_assert_eq!(eq.name(), mismatch.name());
-            Kernel { eq, mismatch }
-        })
+    simd_core::supported(&dispatch::KERNELS).map(Kernel)
+}
+
+/// The kernel [`eq`] and [`cmp`] run on inputs past their inlined short
+/// paths: the best one the CPU supports and the ceiling allows.
+///
+/// ```
+/// let k = memeq::selected_kernel();
+/// assert!(cpu_detect::allows(k.level()));
+/// assert!(memeq::kernels().any(|x| x.name() == k.name()));
+/// ```
+#[must_use]
+pub fn selected_kernel() -> Kernel {
+    Kernel(simd_core::select(&dispatch::KERNELS))
 }

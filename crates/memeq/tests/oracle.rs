@@ -24,6 +24,21 @@ fn check(a: &[u8], b: &[u8]) {
         a.len(),
         b.len()
     );
+    let by = memeq::Comparer::new();
+    assert_eq!(
+        by.eq(a, b),
+        want_eq,
+        "Comparer eq len {} {}",
+        a.len(),
+        b.len()
+    );
+    assert_eq!(
+        by.cmp(a, b),
+        want_cmp,
+        "Comparer cmp len {} {}",
+        a.len(),
+        b.len()
+    );
     let want_mismatch = a
         .iter()
         .zip(b)
@@ -71,6 +86,24 @@ fn kernels_listed() {
     assert!(names.contains(&"sse2"));
     #[cfg(target_arch = "aarch64")]
     assert!(names.contains(&"neon"));
+}
+
+/// The selected kernel is the first listed one the ceiling allows (the
+/// list ignores the ceiling), and the one a `Comparer` runs.
+#[test]
+fn selected_kernel_is_first_allowed() {
+    let selected = memeq::selected_kernel();
+    let first = memeq::kernels()
+        .find(|k| cpu_detect::allows(k.level()))
+        .expect("scalar is always allowed");
+    assert_eq!(selected.name(), first.name());
+    assert!(cpu_detect::allows(selected.level()));
+    assert_eq!(memeq::Comparer::new().kernel().name(), selected.name());
+    let shown = format!("{:?}", memeq::Comparer::default());
+    assert_eq!(
+        shown,
+        format!("Comparer {{ kernel: {:?} }}", selected.name())
+    );
 }
 
 #[test]

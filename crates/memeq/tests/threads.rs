@@ -35,4 +35,5 @@ fn first_calls_race() {
 fn types_are_send_and_sync() {
     fn send_sync<T: Send + Sync>() {}
     send_sync::<memeq::Kernel>();
+    send_sync::<memeq::Comparer>();
 }

@@ -34,6 +34,36 @@ impl FnCache {
 /// `Candidate<unsafe fn(ARGS) -> RET>` and the list must end with an
 /// always-supported scalar kernel.
 ///
+/// A crate with several functions per kernel keeps one table of
+/// `Candidate<Fns>` (a struct of `unsafe fn` fields) and names the field
+/// after the table: `= &TABLE, .field;`. Then every function of a kernel
+/// shares one name, level and feature test, and `kernels()` lists the
+/// table itself:
+///
+/// ```
+/// use simd_core::{Candidate, Level};
+/// #[derive(Clone, Copy)]
+/// struct Fns {
+///     len: unsafe fn(&[u8]) -> usize,
+///     first: unsafe fn(&[u8]) -> Option<u8>,
+/// }
+/// unsafe fn len_scalar(b: &[u8]) -> usize { b.len() }
+/// unsafe fn first_scalar(b: &[u8]) -> Option<u8> { b.first().copied() }
+/// // SAFETY: both functions run on every CPU.
+/// static TABLE: [Candidate<Fns>; 1] = [unsafe {
+///     Candidate::new("scalar", Level::Scalar, |_| true, Fns { len: len_scalar, first: first_scalar })
+/// }];
+/// simd_core::dispatch! {
+///     /// Length, dispatched from the table.
+///     pub fn len(b: &[u8]) -> usize = &TABLE, .len;
+/// }
+/// simd_core::dispatch! {
+///     /// First byte, dispatched from the table.
+///     pub fn first(b: &[u8]) -> Option<u8> = &TABLE, .first;
+/// }
+/// assert_eq!((len(b"abc"), first(b"abc")), (3, Some(b'a')));
+/// ```
+///
 /// ```
 /// use simd_core::{Candidate, Level};
 /// unsafe fn len_scalar(b: &[u8]) -> usize { b.len() }
@@ -50,7 +80,7 @@ impl FnCache {
 macro_rules! dispatch {
     (
         $(#[$meta:meta])*
-        $vis:vis fn $name:ident($($arg:ident : $ty:ty),* $(,)?) -> $ret:ty = $candidates:expr;
+        $vis:vis fn $name:ident($($arg:ident : $ty:ty),* $(,)?) -> $ret:ty = $candidates:expr $(, .$field:ident)?;
     ) => {
         $(#[$meta])*
         #[inline]
@@ -60,10 +90,11 @@ macro_rules! dispatch {
 
             unsafe fn resolve($($arg: $ty),*) -> $ret {
                 let kernel = $crate::select($candidates);
-                let f: Func = kernel.func();
+                let f: Func = kernel.func()$(.$field)?;
                 CACHE.store(f as *mut ());
                 // SAFETY: `select` returned a kernel the CPU supports, which
-                // is the only condition on these kernels' functions.
+                // is the only condition on these kernels' functions (on
+                // each function of a table's entry alike).
                 unsafe { f($($arg),*) }
             }
 

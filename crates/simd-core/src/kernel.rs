@@ -152,7 +152,8 @@ pub fn supported<F: Copy>(candidates: &[Candidate<F>]) -> impl Iterator<Item = K
 ///
 /// # Panics
 /// If none qualifies: end every list with a scalar kernel whose check is
-/// always true.
+/// always true (the panic names the caller's line).
+#[track_caller]
 pub fn select<F: Copy>(candidates: &[Candidate<F>]) -> Kernel<F> {
     let max = cpu_detect::max_level();
     candidates

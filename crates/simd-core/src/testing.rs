@@ -297,6 +297,7 @@ pub fn for_each_len_fenced(max_len: usize, seed: u64, mut check: impl FnMut(&[u8
 ///
 /// # Panics
 /// If `name` is not a boolean field of [`crate::Features`].
+#[track_caller]
 pub fn set_feature(f: &mut crate::Features, name: &str, on: bool) {
     let flag = match name {
         "sse2" => &mut f.sse2,
@@ -329,6 +330,7 @@ pub fn set_feature(f: &mut crate::Features, name: &str, on: bool) {
 ///
 /// # Panics
 /// If a name, the list's length or a feature test disagrees.
+#[track_caller]
 pub fn assert_kernel_needs<F: Copy>(list: &[crate::Candidate<F>], table: &[(&str, &[&str])]) {
     let names: Vec<_> = list.iter().map(|c| c.name()).collect();
     let want: Vec<_> = table.iter().map(|(name, _)| *name).collect();
@@ -346,6 +348,7 @@ pub fn assert_kernel_needs<F: Copy>(list: &[crate::Candidate<F>], table: &[(&str
 ///
 /// # Panics
 /// If the feature test disagrees, naming the flag.
+#[track_caller]
 pub fn assert_needs<F: Copy>(candidate: &crate::Candidate<F>, needs: &[&str]) {
     let mut all = crate::Features::default();
     for name in needs {

@@ -48,7 +48,11 @@
 //!   builders.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
-#![deny(missing_docs, unsafe_op_in_unsafe_fn)]
+#![deny(
+    missing_docs,
+    unsafe_op_in_unsafe_fn,
+    clippy::undocumented_unsafe_blocks
+)]
 // A pure function whose result is dropped is a bug in the caller.
 #![warn(clippy::must_use_candidate, clippy::return_self_not_must_use)]
 
@@ -166,8 +170,10 @@ macro_rules! batch_fn {
         $(#[$doc])*
         ///
         /// # Panics
-        /// If `out.len() != inputs.len()`.
+        /// If `out.len() != inputs.len()` (the panic names the caller's
+        /// line).
         #[inline]
+        #[track_caller]
         pub fn $name(key: &[u8; 16], inputs: &[&[u8]], out: &mut [u64]) {
             assert_eq!(inputs.len(), out.len(), "one output per input");
             if inputs.len() < dispatch::BATCH_MIN {
@@ -219,8 +225,11 @@ batch_fn!(
 #[derive(Clone, Copy, Debug)]
 pub struct Kernel(simd_core::Kernel<kernels::Fns>);
 
-/// Every kernel the running CPU supports, best first, ending with `scalar`
-/// (the ceiling `CPU_DETECT_MAX_LEVEL` does not filter this list).
+/// Every kernel the running CPU supports, best first, ending with
+/// `scalar`. The ceiling (`CPU_DETECT_MAX_LEVEL`) does not filter this
+/// list: under `avx2` it still starts with `avx512` on a CPU that has it,
+/// so tests reach every kernel; [`selected_kernel()`] is what the ceiling
+/// allows.
 pub fn kernels() -> impl Iterator<Item = Kernel> {
     simd_core::supported(&kernels::ALL).map(Kernel)
 }
@@ -295,7 +304,8 @@ impl Kernel {
     /// [`siphash12_batch`] through this kernel (any batch size).
     ///
     /// # Panics
-    /// If `out.len() != inputs.len()`.
+    /// If `out.len() != inputs.len()` (the panic names the caller's line).
+    #[track_caller]
     pub fn siphash12_batch(&self, key: &[u8; 16], inputs: &[&[u8]], out: &mut [u64]) {
         assert_eq!(inputs.len(), out.len(), "one output per input");
         // SAFETY: the handle exists only if the CPU supports the kernel.
@@ -305,7 +315,8 @@ impl Kernel {
     /// [`siphash13_batch`] through this kernel (any batch size).
     ///
     /// # Panics
-    /// If `out.len() != inputs.len()`.
+    /// If `out.len() != inputs.len()` (the panic names the caller's line).
+    #[track_caller]
     pub fn siphash13_batch(&self, key: &[u8; 16], inputs: &[&[u8]], out: &mut [u64]) {
         assert_eq!(inputs.len(), out.len(), "one output per input");
         // SAFETY: the handle exists only if the CPU supports the kernel.
@@ -315,7 +326,8 @@ impl Kernel {
     /// [`siphash24_batch`] through this kernel (any batch size).
     ///
     /// # Panics
-    /// If `out.len() != inputs.len()`.
+    /// If `out.len() != inputs.len()` (the panic names the caller's line).
+    #[track_caller]
     pub fn siphash24_batch(&self, key: &[u8; 16], inputs: &[&[u8]], out: &mut [u64]) {
         assert_eq!(inputs.len(), out.len(), "one output per input");
         // SAFETY: the handle exists only if the CPU supports the kernel.

@@ -5,6 +5,7 @@
 //! past the end.
 
 pub(crate) mod scalar;
+pub(crate) mod short;
 
 // Builds that enable AVX-512BW and BMI2 at compile time compile the short
 // paths in instead of dispatching them, leaving some of these unused.

@@ -145,7 +145,8 @@ pub(crate) unsafe fn eq_upto64(a: *const u8, b: *const u8, n: usize) -> bool {
     } else if n >= 16 {
         (x(0) | x(n - 16)) == 0
     } else {
-        // SAFETY: forwarded; n < 16.
+        // SAFETY: the caller gives n readable bytes at both; n < 16 is
+        // the callee's other condition.
         unsafe { eq_below16(a, b, n) }
     }
 }
@@ -177,7 +178,8 @@ pub(crate) unsafe fn cmp_upto64(
                 .then(la.cmp(&lb))
         }
     } else {
-        // SAFETY: forwarded; n < 16.
+        // SAFETY: the caller gives n readable bytes at both; n < 16 is
+        // the callee's other condition.
         unsafe { cmp_below16(a, b, n, la, lb) }
     }
 }

@@ -42,7 +42,8 @@ unsafe fn mask(v: __m256i) -> u32 {
 /// Each `o_k..o_k + 32` must be readable at `a` and `b`; AVX2.
 #[inline(always)]
 unsafe fn all4(a: *const u8, b: *const u8, o: [usize; 4]) -> u32 {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: the caller gives each block readable at both pointers
+    // and guarantees AVX2.
     unsafe {
         mask(_mm256_and_si256(
             _mm256_and_si256(eq32(a, b, o[0]), eq32(a, b, o[1])),
@@ -64,7 +65,8 @@ pub(crate) unsafe fn eq_upto64(a: *const u8, b: *const u8, n: usize) -> bool {
         // SAFETY: 0..32 and n-32..n lie in 0..n; AVX2 by contract.
         unsafe { mask(_mm256_and_si256(eq32(a, b, 0), eq32(a, b, n - 32))) == u32::MAX }
     } else {
-        // SAFETY: forwarded; n < 32.
+        // SAFETY: the caller gives n readable bytes at both; n < 32 <= 64;
+        // SSE2 is baseline.
         unsafe { sse2::eq_upto64(a, b, n) }
     }
 }
@@ -297,7 +299,7 @@ pub(crate) unsafe fn eq_above64(a: *const u8, b: *const u8, n: usize) -> bool {
     // of four clamped blocks that load up to three of them twice (faster
     // at 257..=512 B, where the tail is a large part of the work).
     let rest = n - i;
-    // SAFETY (all four): n = i + rest, rest > 0, n >= 32: every block below
+    // SAFETY: (all four) n = i + rest, rest > 0, n >= 32: every block below
     // starts at i + 32 * k < n - 32 or at n - 32, inside 0..n; AVX2 is
     // enabled here.
     unsafe {

@@ -256,7 +256,7 @@ pub(crate) unsafe fn eq_above128(a: *const u8, b: *const u8, n: usize) -> bool {
         // SAFETY: AVX-512F implies AVX2; both ranges hold n > 64 bytes.
         return unsafe { super::avx2::eq_above64(a, b, n) };
     }
-    // SAFETY (all blocks below): each lies in 0..n; features enabled here.
+    // SAFETY: (all blocks below) each lies in 0..n; features enabled here.
     let four = |o: [usize; 4]| unsafe {
         (ne64(a, b, o[0]) | ne64(a, b, o[1])) | (ne64(a, b, o[2]) | ne64(a, b, o[3]))
     };
@@ -278,7 +278,7 @@ pub(crate) unsafe fn eq_above128(a: *const u8, b: *const u8, n: usize) -> bool {
     if rest > 192 {
         return four([i, i + 64, i + 128, n - 64]) == 0;
     }
-    // SAFETY (all three): n = i + rest, rest > 0, n > 64: each block starts
+    // SAFETY: (all three) n = i + rest, rest > 0, n > 64: each block starts
     // at i + 64 * k < n - 64 or at n - 64, inside 0..n; features enabled.
     unsafe {
         let last = ne64(a, b, n - 64);

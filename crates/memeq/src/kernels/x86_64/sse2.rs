@@ -51,7 +51,7 @@ fn and(x: __m128i, y: __m128i) -> __m128i {
 /// Each `o_k..o_k + 16` must be readable at `a` and at `b`.
 #[inline(always)]
 unsafe fn ne_mask4(a: *const u8, b: *const u8, o: [usize; 4]) -> u64 {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: the caller gives each block readable at both pointers.
     let m = |k: usize| !mask(unsafe { eq16(a, b, o[k]) }) & 0xffff;
     m(0) | (m(1) << 16) | (m(2) << 32) | (m(3) << 48)
 }
@@ -78,7 +78,8 @@ pub(crate) unsafe fn eq_upto64(a: *const u8, b: *const u8, n: usize) -> bool {
         };
         mask(all) == 0xffff
     } else {
-        // SAFETY: forwarded; n < 16.
+        // SAFETY: the caller gives n readable bytes at both; n < 16 is
+        // the callee's other condition.
         unsafe { scalar::eq_below16(a, b, n) }
     }
 }
@@ -135,7 +136,8 @@ pub(crate) unsafe fn cmp_upto64(
 ) -> Ordering {
     debug_assert!(n <= 64);
     if n < 16 {
-        // SAFETY: forwarded; n < 16.
+        // SAFETY: the caller gives n readable bytes at both; n < 16 is
+        // the callee's other condition.
         return unsafe { scalar::cmp_below16(a, b, n, la, lb) };
     }
     // SAFETY: callers pass o + 16 <= n.

@@ -67,15 +67,22 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 /// The README's examples, run as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+mod bitop;
 mod dispatch;
 mod kernels;
 mod range;
 
+#[cfg(feature = "alloc")]
+pub use bitop::bitop;
+pub use bitop::{bitop_count, bitop_into, bitop_kernels, BitOp, BitopError, BitopKernel};
 pub use range::{BitposRange, Unit};
 
 /// The number of set bits in `bytes`: `BITCOUNT key` on a string holding

@@ -73,9 +73,7 @@ impl BitOp {
             (_, 0) => Err(BitopError::NoSources),
             (BitOp::Not, 1) => Ok(()),
             (BitOp::Not, _) => Err(BitopError::NotSingleSource),
-            (BitOp::Diff | BitOp::Diff1 | BitOp::AndOr, 1) => {
-                Err(BitopError::TooFewSources(self))
-            }
+            (BitOp::Diff | BitOp::Diff1 | BitOp::AndOr, 1) => Err(BitopError::TooFewSources(self)),
             _ => Ok(()),
         }
     }
@@ -175,7 +173,11 @@ fn result_len(sources: &[&[u8]]) -> usize {
 /// The server's: no source ([`BitopError::NoSources`]), `NOT` with more
 /// than one, `DIFF`/`DIFF1`/`ANDOR` with one; `dest` is left unchanged.
 #[cfg(feature = "alloc")]
-pub fn bitop(op: BitOp, dest: &mut alloc::vec::Vec<u8>, sources: &[&[u8]]) -> Result<usize, BitopError> {
+pub fn bitop(
+    op: BitOp,
+    dest: &mut alloc::vec::Vec<u8>,
+    sources: &[&[u8]],
+) -> Result<usize, BitopError> {
     bitop_vec_with(op, dest, sources, dispatch::bitop)
 }
 

@@ -117,7 +117,11 @@ unsafe impl Lanes for uint8x16_t {
 /// # Safety
 /// The CPU supports NEON.
 #[target_feature(enable = "neon")]
-pub(crate) unsafe fn combine(op: BitOp, dst: &mut [core::mem::MaybeUninit<u8>], sources: &[&[u8]]) -> usize {
+pub(crate) unsafe fn combine(
+    op: BitOp,
+    dst: &mut [core::mem::MaybeUninit<u8>],
+    sources: &[&[u8]],
+) -> usize {
     // SAFETY: this function's target feature is the lanes' only condition.
     unsafe { bitop::combine::<uint8x16_t>(op, dst, sources) }
 }

@@ -132,7 +132,10 @@ unsafe impl Lanes for __m256i {
     unsafe fn acc_total(acc: Self::Acc) -> u64 {
         // SAFETY: register-only AVX2 operations.
         unsafe {
-            let s = _mm_add_epi64(_mm256_castsi256_si128(acc), _mm256_extracti128_si256::<1>(acc));
+            let s = _mm_add_epi64(
+                _mm256_castsi256_si128(acc),
+                _mm256_extracti128_si256::<1>(acc),
+            );
             (_mm_cvtsi128_si64(s) as u64).wrapping_add(_mm_extract_epi64::<1>(s) as u64)
         }
     }
@@ -143,7 +146,11 @@ unsafe impl Lanes for __m256i {
 /// # Safety
 /// The CPU supports AVX2.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn combine(op: BitOp, dst: &mut [core::mem::MaybeUninit<u8>], sources: &[&[u8]]) -> usize {
+pub(crate) unsafe fn combine(
+    op: BitOp,
+    dst: &mut [core::mem::MaybeUninit<u8>],
+    sources: &[&[u8]],
+) -> usize {
     // SAFETY: this function's target feature is the lanes' only condition.
     unsafe { bitop::combine::<__m256i>(op, dst, sources) }
 }

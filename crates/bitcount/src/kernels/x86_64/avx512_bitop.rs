@@ -174,7 +174,11 @@ unsafe impl Lanes for __m512i {
 /// # Safety
 /// The CPU supports AVX-512F, AVX-512BW, AVX-512VPOPCNTDQ and BMI2.
 #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2")]
-pub(crate) unsafe fn combine(op: BitOp, dst: &mut [core::mem::MaybeUninit<u8>], sources: &[&[u8]]) -> usize {
+pub(crate) unsafe fn combine(
+    op: BitOp,
+    dst: &mut [core::mem::MaybeUninit<u8>],
+    sources: &[&[u8]],
+) -> usize {
     // SAFETY: this function's target features are the lanes' only condition.
     unsafe { bitop::combine::<__m512i>(op, dst, sources) }
 }

@@ -717,16 +717,61 @@ pub(crate) fn bitop_count_kernel(name: &str) -> simd_core::Kernel<BitopCountFn> 
     }
 }
 
-/// Results up to this many bytes take the inlined portable path (no
-/// function-pointer load, no vector state).
+/// Results up to this many bytes take the inlined small path (no
+/// function-pointer load, no wide vector state): 128-bit vectors where the
+/// target has them in its baseline (x86_64 SSE2, aarch64 NEON), else `u64`
+/// words.
 pub(crate) const SMALL_BITOP: usize = 64;
+
+/// BITOP of a small result (the kernel contract in `kernels/bitop.rs`).
+#[inline(always)]
+fn small_combine(op: BitOp, dst: &mut [core::mem::MaybeUninit<u8>], sources: &[&[u8]]) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86_64 baseline.
+    unsafe {
+        bitop_scalar::combine_small::<core::arch::x86_64::__m128i>(op, dst, sources);
+    }
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    // SAFETY: NEON is statically enabled for this target.
+    unsafe {
+        bitop_scalar::combine_small::<core::arch::aarch64::uint8x16_t>(op, dst, sources);
+    }
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon")
+    )))]
+    // SAFETY: `u64` lanes run on every CPU.
+    unsafe {
+        bitop_scalar::combine_small::<u64>(op, dst, sources);
+    }
+}
+
+/// BITCOUNT of BITOP over a small result.
+#[inline(always)]
+fn small_count(op: BitOp, sources: &[&[u8]], n: usize) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86_64 baseline.
+    unsafe {
+        bitop_scalar::count::<core::arch::x86_64::__m128i>(op, sources, n)
+    }
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    // SAFETY: NEON is statically enabled for this target.
+    unsafe {
+        bitop_scalar::count::<core::arch::aarch64::uint8x16_t>(op, sources, n)
+    }
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon")
+    )))]
+    bitop_scalar::scalar_count(op, sources, n)
+}
 
 /// BITOP into `dst` (every length): small results inline, the rest
 /// dispatched.
 #[inline]
 pub(crate) fn bitop(op: BitOp, dst: &mut [core::mem::MaybeUninit<u8>], sources: &[&[u8]]) {
     if dst.len() <= SMALL_BITOP {
-        bitop_scalar::scalar_combine(op, dst, sources);
+        small_combine(op, dst, sources);
     } else {
         bitop_dispatched(op, dst, sources);
     }
@@ -736,7 +781,7 @@ pub(crate) fn bitop(op: BitOp, dst: &mut [core::mem::MaybeUninit<u8>], sources: 
 #[inline]
 pub(crate) fn bitop_count(op: BitOp, sources: &[&[u8]], n: usize) -> u64 {
     if n <= SMALL_BITOP {
-        bitop_scalar::scalar_count(op, sources, n)
+        small_count(op, sources, n)
     } else {
         bitop_count_dispatched(op, sources, n)
     }

@@ -174,15 +174,15 @@ unsafe fn ld<V: Lanes, const PAD: bool>(s: &[u8], at: usize, k: usize) -> V {
     }
 }
 
-/// The OR of `ys` over the block at `at` (zero when `ys` is empty).
+/// The OR of `ys` over the `W` vectors at `at` (zero when `ys` is empty).
 ///
 /// # Safety
 /// As [`block`].
 #[inline(always)]
-unsafe fn or_all<V: Lanes, const PAD: bool>(ys: &[&[u8]], at: usize) -> [V; UNROLL] {
+unsafe fn or_all<V: Lanes, const PAD: bool, const W: usize>(ys: &[&[u8]], at: usize) -> [V; W] {
     // SAFETY: forwarded from the caller (every load goes through `ld`).
     unsafe {
-        let mut acc = [V::zero(); UNROLL];
+        let mut acc = [V::zero(); W];
         let mut pairs = ys.chunks_exact(2);
         for p in &mut pairs {
             for (k, a) in acc.iter_mut().enumerate() {
@@ -198,17 +198,17 @@ unsafe fn or_all<V: Lanes, const PAD: bool>(ys: &[&[u8]], at: usize) -> [V; UNRO
     }
 }
 
-/// The result of `OP` over the block at `at`: X is `sources[0]` (zero if
-/// absent), the others fold in pairs.
+/// The result of `OP` over the `W` vectors at `at`: X is `sources[0]`
+/// (zero if absent), the others fold in pairs.
 ///
 /// # Safety
 /// The CPU has `V`'s instruction set; without `PAD`, every source holds the
-/// whole block (`at + UNROLL * V::BYTES <= len`).
+/// `W` vectors (`at + W * V::BYTES <= len`).
 #[inline(always)]
-unsafe fn block<V: Lanes, const OP: u8, const PAD: bool>(
+unsafe fn block<V: Lanes, const OP: u8, const PAD: bool, const W: usize>(
     sources: &[&[u8]],
     at: usize,
-) -> [V; UNROLL] {
+) -> [V; W] {
     let (x, ys): (&[u8], &[&[u8]]) = match sources.split_first() {
         Some((x, ys)) => (x, ys),
         None => (&[], &[]),
@@ -216,7 +216,7 @@ unsafe fn block<V: Lanes, const OP: u8, const PAD: bool>(
     // SAFETY: the caller's guarantees are what every `ld` needs; the other
     // calls only need the instruction set.
     unsafe {
-        let mut acc = [V::zero(); UNROLL];
+        let mut acc = [V::zero(); W];
         for (k, a) in acc.iter_mut().enumerate() {
             *a = ld::<V, PAD>(x, at, k);
         }
@@ -250,30 +250,30 @@ unsafe fn block<V: Lanes, const OP: u8, const PAD: bool>(
                 // `acc` holds the parity, `twos` the bits seen at least
                 // twice; while a bit is not in `twos`, its count is 0 or 1
                 // and equals the parity.
-                let mut twos = [V::zero(); UNROLL];
+                let mut twos = [V::zero(); W];
                 let mut pairs = ys.chunks_exact(2);
                 for p in &mut pairs {
-                    for k in 0..UNROLL {
+                    for k in 0..W {
                         let (b, c) = (ld::<V, PAD>(p[0], at, k), ld::<V, PAD>(p[1], at, k));
                         twos[k] = V::or_maj(twos[k], acc[k], b, c);
                         acc[k] = V::xor3(acc[k], b, c);
                     }
                 }
                 if let [s] = pairs.remainder() {
-                    for k in 0..UNROLL {
+                    for k in 0..W {
                         let b = ld::<V, PAD>(s, at, k);
                         twos[k] = V::or_and(twos[k], acc[k], b);
                         acc[k] = V::xor(acc[k], b);
                     }
                 }
-                for k in 0..UNROLL {
+                for k in 0..W {
                     acc[k] = V::and_not(acc[k], twos[k]);
                 }
                 acc
             }
             _ => {
-                let y = or_all::<V, PAD>(ys, at);
-                for k in 0..UNROLL {
+                let y = or_all::<V, PAD, W>(ys, at);
+                for k in 0..W {
                     acc[k] = match OP {
                         DIFF => V::and_not(acc[k], y[k]),
                         DIFF1 => V::and_not(y[k], acc[k]),
@@ -288,7 +288,9 @@ unsafe fn block<V: Lanes, const OP: u8, const PAD: bool>(
 
 /// `OP` over the first `n` bytes, stored at `dst` (`COUNT` false) or
 /// popcounted (`COUNT` true, `dst` unused); returns the count (0 when
-/// storing).
+/// storing). Blocks of [`UNROLL`] vectors while every source holds them,
+/// then single vectors while every source does, then single vectors with
+/// zero-padded loads up to `n`.
 ///
 /// # Safety
 /// The CPU has `V`'s instruction set; unless `COUNT`, `n` bytes at `dst`
@@ -306,15 +308,16 @@ unsafe fn run<V: Lanes, const OP: u8, const COUNT: bool>(
         sources
     };
     let shortest = sources.iter().map(|s| s.len()).min().unwrap_or(0).min(n);
-    let full = shortest - shortest % step;
-    // SAFETY: the instruction set is the caller's guarantee. Blocks below
-    // `full` lie inside every source (full <= shortest) and inside `dst`
-    // (full <= n); blocks from `full` load padded and store only below `n`.
+    let blocks_end = shortest - shortest % step;
+    let vectors_end = shortest - shortest % V::BYTES;
+    // SAFETY: the instruction set is the caller's guarantee. Vectors below
+    // `vectors_end` lie inside every source (<= shortest) and inside `dst`
+    // (<= n); from there loads are padded and stores stop at `n`.
     unsafe {
         let mut acc = V::acc_zero();
         let mut at = 0;
-        while at < full {
-            let r = block::<V, OP, false>(sources, at);
+        while at < blocks_end {
+            let r = block::<V, OP, false, UNROLL>(sources, at);
             if COUNT {
                 acc = V::acc_add(acc, &r);
             } else {
@@ -324,35 +327,30 @@ unsafe fn run<V: Lanes, const OP: u8, const COUNT: bool>(
             }
             at += step;
         }
-        while at < n {
-            let r = block::<V, OP, true>(sources, at);
-            let left = n - at;
-            if left >= step {
-                if COUNT {
-                    acc = V::acc_add(acc, &r);
-                } else {
-                    for (k, v) in r.iter().enumerate() {
-                        v.store(dst.add(at + k * V::BYTES));
-                    }
-                }
+        while at < vectors_end {
+            let [v] = block::<V, OP, false, 1>(sources, at);
+            if COUNT {
+                acc = V::acc_add1(acc, v);
             } else {
-                for (k, v) in r.iter().enumerate() {
-                    let o = k * V::BYTES;
-                    if o >= left {
-                        break;
-                    }
-                    let m = left - o;
-                    if COUNT {
-                        let v = if m < V::BYTES { v.keep_first(m) } else { *v };
-                        acc = V::acc_add1(acc, v);
-                    } else if m < V::BYTES {
-                        v.store_partial(dst.add(at + o), m);
-                    } else {
-                        v.store(dst.add(at + o));
-                    }
-                }
+                v.store(dst.add(at));
             }
-            at += step;
+            at += V::BYTES;
+        }
+        while at < n {
+            let [v] = block::<V, OP, true, 1>(sources, at);
+            let m = n - at;
+            if m >= V::BYTES {
+                if COUNT {
+                    acc = V::acc_add1(acc, v);
+                } else {
+                    v.store(dst.add(at));
+                }
+            } else if COUNT {
+                acc = V::acc_add1(acc, v.keep_first(m));
+            } else {
+                v.store_partial(dst.add(at), m);
+            }
+            at += V::BYTES;
         }
         V::acc_total(acc)
     }
@@ -406,6 +404,50 @@ pub(crate) unsafe fn count<V: Lanes>(op: BitOp, sources: &[&[u8]], n: usize) -> 
             BitOp::AndOr => run::<V, ANDOR, true>(p, n, sources),
             BitOp::One => run::<V, ONE, true>(p, n, sources),
         }
+    }
+}
+
+/// [`run`] out of line: one function per operation, so that a caller
+/// matching on the operation jumps into a loop whose prologue saves only
+/// the registers that loop uses (small results, where those dominate).
+///
+/// # Safety
+/// As [`run`]; `V` must be in the target's baseline (no target feature
+/// reaches this function from its caller).
+#[inline(never)]
+unsafe fn run_outlined<V: Lanes, const OP: u8, const COUNT: bool>(
+    dst: *mut u8,
+    n: usize,
+    sources: &[&[u8]],
+) -> u64 {
+    // SAFETY: forwarded from the caller.
+    unsafe { run::<V, OP, COUNT>(dst, n, sources) }
+}
+
+/// [`combine`] for the small-result path: `V`'s instruction set is in the
+/// target's baseline, each operation's loop its own function.
+///
+/// # Safety
+/// `V`'s instruction set is statically enabled for the target.
+#[inline(always)]
+pub(crate) unsafe fn combine_small<V: Lanes>(
+    op: BitOp,
+    dst: &mut [core::mem::MaybeUninit<u8>],
+    sources: &[&[u8]],
+) {
+    let (p, n) = (dst.as_mut_ptr().cast::<u8>(), dst.len());
+    // SAFETY: as in `combine`.
+    unsafe {
+        match op {
+            BitOp::And => run_outlined::<V, AND, false>(p, n, sources),
+            BitOp::Or => run_outlined::<V, OR, false>(p, n, sources),
+            BitOp::Xor => run_outlined::<V, XOR, false>(p, n, sources),
+            BitOp::Not => run_outlined::<V, NOT, false>(p, n, sources),
+            BitOp::Diff => run_outlined::<V, DIFF, false>(p, n, sources),
+            BitOp::Diff1 => run_outlined::<V, DIFF1, false>(p, n, sources),
+            BitOp::AndOr => run_outlined::<V, ANDOR, false>(p, n, sources),
+            BitOp::One => run_outlined::<V, ONE, false>(p, n, sources),
+        };
     }
 }
 

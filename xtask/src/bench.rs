@@ -410,7 +410,7 @@ struct ServerBench {
     stat: &'static str,
 }
 
-const SERVER_BENCHES: [ServerBench; 3] = [
+const SERVER_BENCHES: [ServerBench; 3 + BITOP_ROWS] = [
     ServerBench {
         krate: "bitcount",
         group: "bitcount/count",
@@ -429,7 +429,157 @@ const SERVER_BENCHES: [ServerBench; 3] = [
         param: "3",
         stat: "pfmerge",
     },
+    // BITOP (AND of 2, 3, 8 and 17 keys, OR and XOR of 2 and 8) at 64 B,
+    // 64 KiB and 12.5 MB, grouped by size and key count (each group's keys
+    // are written once).
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-2",
+        param: "64",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-or-2",
+        param: "64",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-xor-2",
+        param: "64",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-3",
+        param: "64",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-8",
+        param: "64",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-or-8",
+        param: "64",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-xor-8",
+        param: "64",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-17",
+        param: "64",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-2",
+        param: "65536",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-or-2",
+        param: "65536",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-xor-2",
+        param: "65536",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-3",
+        param: "65536",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-8",
+        param: "65536",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-or-8",
+        param: "65536",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-xor-8",
+        param: "65536",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-17",
+        param: "65536",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-2",
+        param: "12500000",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-or-2",
+        param: "12500000",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-xor-2",
+        param: "12500000",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-3",
+        param: "12500000",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-8",
+        param: "12500000",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-or-8",
+        param: "12500000",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-xor-8",
+        param: "12500000",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-17",
+        param: "12500000",
+        stat: "bitop",
+    },
 ];
+
+/// The BITOP rows of [`SERVER_BENCHES`] (after its first three).
+const BITOP_ROWS: usize = 24;
 
 /// Measures the server-side `usec_per_call` of BITCOUNT on a 12.5 MB key and
 /// of PFCOUNT / PFMERGE over 3 dense keys, on each server, and adds them as
@@ -535,7 +685,46 @@ fn measure_server(
         })?;
         out.push((2, r));
     }
+    if wanted.contains(&"bitcount") {
+        bitop_server_rows(&mut c, reps, &mut out)?;
+    }
     Ok(out)
+}
+
+/// The BITOP rows: `BITOP <op> bo:dest bo:0 .. bo:<k-1>` with `k` distinct
+/// pseudo-random keys of the row's size (each a different window of one
+/// buffer), the destination rewritten by every call.
+fn bitop_server_rows(
+    c: &mut Client,
+    reps: usize,
+    out: &mut Vec<(usize, ServerTime)>,
+) -> Result<(), String> {
+    let mut current: Option<(usize, usize)> = None;
+    for (i, b) in SERVER_BENCHES.iter().enumerate().filter(|(_, b)| b.stat == "bitop") {
+        let mut parts = b.group.trim_start_matches("bitcount/bitop-").split('-');
+        let op = parts.next().unwrap_or("and").to_uppercase();
+        let k: usize = parts.next().and_then(|k| k.parse().ok()).unwrap_or(2);
+        let size: usize = b.param.parse().map_err(|_| format!("size {}", b.param))?;
+        let keys: Vec<Vec<u8>> = (0..k).map(|j| format!("bo:{j}").into_bytes()).collect();
+        if current != Some((k, size)) {
+            let buf = pseudo_random(size + k);
+            for (j, key) in keys.iter().enumerate() {
+                c.cmd(&[b"SET", key, &buf[j..j + size]])?;
+            }
+            current = Some((k, size));
+        }
+        let mut args: Vec<&[u8]> = vec![b"BITOP", op.as_bytes(), b"bo:dest"];
+        args.extend(keys.iter().map(|k| k.as_slice()));
+        // Fewer calls where one takes milliseconds.
+        let per_batch = if size >= 1 << 20 { reps / BATCHES } else { reps * 10 / BATCHES };
+        let r = batches(c, "bitop", per_batch, |c| c.cmd(&args).map(drop))?;
+        out.push((i, r));
+    }
+    let mut del: Vec<Vec<u8>> = vec![b"DEL".to_vec(), b"bo:dest".to_vec()];
+    del.extend((0..17).map(|j| format!("bo:{j}").into_bytes()));
+    let refs: Vec<&[u8]> = del.iter().map(|a| a.as_slice()).collect();
+    c.cmd(&refs)?;
+    Ok(())
 }
 
 /// Batches of server calls per command; each batch's `usec_per_call` is

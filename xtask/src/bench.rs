@@ -700,7 +700,11 @@ fn bitop_server_rows(
     out: &mut Vec<(usize, ServerTime)>,
 ) -> Result<(), String> {
     let mut current: Option<(usize, usize)> = None;
-    for (i, b) in SERVER_BENCHES.iter().enumerate().filter(|(_, b)| b.stat == "bitop") {
+    for (i, b) in SERVER_BENCHES
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.stat == "bitop")
+    {
         let mut parts = b.group.trim_start_matches("bitcount/bitop-").split('-');
         let op = parts.next().unwrap_or("and").to_uppercase();
         let k: usize = parts.next().and_then(|k| k.parse().ok()).unwrap_or(2);
@@ -716,7 +720,11 @@ fn bitop_server_rows(
         let mut args: Vec<&[u8]> = vec![b"BITOP", op.as_bytes(), b"bo:dest"];
         args.extend(keys.iter().map(|k| k.as_slice()));
         // Fewer calls where one takes milliseconds.
-        let per_batch = if size >= 1 << 20 { reps / BATCHES } else { reps * 10 / BATCHES };
+        let per_batch = if size >= 1 << 20 {
+            reps / BATCHES
+        } else {
+            reps * 10 / BATCHES
+        };
         let r = batches(c, "bitop", per_batch, |c| c.cmd(&args).map(drop))?;
         out.push((i, r));
     }

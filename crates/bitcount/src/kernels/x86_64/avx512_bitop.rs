@@ -210,7 +210,8 @@ mod tests {
     /// instruction itself.
     #[test]
     fn immediates_match_their_functions() {
-        let cases: [(i32, fn(u64, u64, u64) -> u64); 5] = [
+        type Boolean = fn(u64, u64, u64) -> u64;
+        let cases: [(i32, Boolean); 5] = [
             (IMM_AND3, |a, b, c| a & b & c),
             (IMM_OR3, |a, b, c| a | b | c),
             (IMM_XOR3, |a, b, c| a ^ b ^ c),

@@ -571,20 +571,18 @@ mod tests {
     use super::*;
     use std::vec::Vec;
 
-    /// The spec's definition, one bit at a time.
+    /// The spec's definition, one bit at a time (no allocation per bit:
+    /// this runs under Miri).
     fn naive(op: BitOp, sources: &[&[u8]], n: usize) -> Vec<u8> {
         (0..n)
             .map(|i| {
                 (0..8).fold(0u8, |out, bit| {
-                    let on: Vec<bool> = sources
-                        .iter()
-                        .map(|s| s.get(i).is_some_and(|b| b >> bit & 1 == 1))
-                        .collect();
-                    let x = on.first().copied().unwrap_or(false);
-                    let any_y = on.iter().skip(1).any(|&b| b);
-                    let set = on.iter().filter(|&&b| b).count();
+                    let on = |s: &&[u8]| s.get(i).is_some_and(|b| b >> bit & 1 == 1);
+                    let x = sources.first().is_some_and(on);
+                    let any_y = sources.iter().skip(1).any(on);
+                    let set = sources.iter().filter(|s| on(s)).count();
                     let r = match op {
-                        BitOp::And => set == on.len(),
+                        BitOp::And => set == sources.len(),
                         BitOp::Or => set > 0,
                         BitOp::Xor => set % 2 == 1,
                         BitOp::Not => !x,
@@ -608,9 +606,14 @@ mod tests {
         let data: Vec<u8> = (0..200u32)
             .map(|i| (i.wrapping_mul(0x9e37_79b9) >> 13) as u8)
             .collect();
-        let lens = [0usize, 1, 7, 8, 31, 32, 33, 40, 65];
+        let lens: &[usize] = if cfg!(miri) {
+            &[0, 7, 33, 40]
+        } else {
+            &[0, 1, 7, 8, 31, 32, 33, 40, 65]
+        };
+        let most = if cfg!(miri) { 3 } else { 5 };
         for op in BitOp::ALL {
-            for nsrc in 1..=5usize {
+            for nsrc in 1..=most {
                 for (r, &n) in lens.iter().enumerate() {
                     let srcs: Vec<&[u8]> = (0..nsrc)
                         .map(|j| &data[j * 13..][..lens[(r + j * 3) % lens.len()]])

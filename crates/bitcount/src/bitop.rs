@@ -145,6 +145,7 @@ impl core::error::Error for BitopError {}
 
 /// The length of `op`'s result over `sources`: the longest source (NOT:
 /// the only one).
+#[inline(always)]
 fn result_len(sources: &[&[u8]]) -> usize {
     sources.iter().map(|s| s.len()).max().unwrap_or(0)
 }
@@ -173,6 +174,7 @@ fn result_len(sources: &[&[u8]]) -> usize {
 /// The server's: no source ([`BitopError::NoSources`]), `NOT` with more
 /// than one, `DIFF`/`DIFF1`/`ANDOR` with one; `dest` is left unchanged.
 #[cfg(feature = "alloc")]
+#[inline]
 pub fn bitop(
     op: BitOp,
     dest: &mut alloc::vec::Vec<u8>,
@@ -194,6 +196,7 @@ pub fn bitop(
 /// # Errors
 /// As [`bitop`], and [`BitopError::DestinationTooShort`] when `dest` is
 /// shorter than the result (nothing is written then).
+#[inline]
 pub fn bitop_into(op: BitOp, dest: &mut [u8], sources: &[&[u8]]) -> Result<usize, BitopError> {
     bitop_slice_with(op, dest, sources, dispatch::bitop)
 }
@@ -213,6 +216,7 @@ pub fn bitop_into(op: BitOp, dest: &mut [u8], sources: &[&[u8]]) -> Result<usize
 ///
 /// # Errors
 /// As [`bitop`].
+#[inline]
 pub fn bitop_count(op: BitOp, sources: &[&[u8]]) -> Result<u64, BitopError> {
     op.check(sources.len())?;
     Ok(dispatch::bitop_count(op, sources, result_len(sources)))
@@ -223,6 +227,7 @@ type Out<'a> = &'a mut [MaybeUninit<u8>];
 
 /// [`bitop`] with a given kernel.
 #[cfg(feature = "alloc")]
+#[inline(always)]
 fn bitop_vec_with(
     op: BitOp,
     dest: &mut alloc::vec::Vec<u8>,
@@ -240,6 +245,7 @@ fn bitop_vec_with(
 }
 
 /// [`bitop_into`] with a given kernel.
+#[inline(always)]
 fn bitop_slice_with(
     op: BitOp,
     dest: &mut [u8],
@@ -304,6 +310,7 @@ impl BitopKernel {
     ///
     /// # Errors
     /// As [`bitop_into`].
+    #[inline]
     pub fn bitop_into(
         &self,
         op: BitOp,

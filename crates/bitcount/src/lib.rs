@@ -25,6 +25,18 @@
 //! assert_eq!(bitpos(&[0xff], false, r), -1);
 //! ```
 //!
+//! `BITOP` with the eight operations of Redis 8.2, and `BITCOUNT` of its
+//! result without building it ([`bitop`], [`bitop_into`], [`bitop_count`]):
+//!
+//! ```
+//! use bitcount::{bitop, bitop_count, BitOp};
+//! let (a, b): (&[u8], &[u8]) = (b"\xf0\x0f", b"\xff");
+//! let mut dest = Vec::new();
+//! assert_eq!(bitop(BitOp::Xor, &mut dest, &[a, b]), Ok(2)); // BITOP XOR d a b
+//! assert_eq!(dest, [0x0f, 0x0f]);
+//! assert_eq!(bitop_count(BitOp::AndOr, &[a, b]), Ok(4)); //    BITOP ANDOR d a b + BITCOUNT d
+//! ```
+//!
 //! # Kernels
 //!
 //! The first call picks the best kernel the CPU supports (and the

@@ -4,6 +4,7 @@
 //! vector and block widths, unequal lengths, start offsets, all-zero and
 //! all-one data, sources flush against guard pages; `bitop_count` equal to
 //! the count of `bitop`'s result everywhere; errors and names.
+#![cfg(feature = "alloc")]
 
 use bitcount::{BitOp, BitopError, BitopKernel};
 use proptest::prelude::*;

@@ -4,6 +4,7 @@
 //! kernel and the public functions give each result, its count and each
 //! error. Where the file is absent (the published package leaves it out)
 //! the test says so and passes.
+#![cfg(feature = "alloc")]
 
 use bitcount::{BitOp, BitopError};
 use serde_json::Value;

@@ -157,6 +157,7 @@ fn run_against(var: &str) {
     println!("{var}: {compared} answers from {strings} strings agree");
 }
 
+#[cfg(feature = "alloc")]
 fn bitop_against(var: &str) {
     use bitcount::{BitOp, BitopError};
     let Ok(url) = std::env::var(var) else {
@@ -248,11 +249,13 @@ fn bitop_against(var: &str) {
     println!("{var}: {compared} BITOP results agree");
 }
 
+#[cfg(feature = "alloc")]
 #[test]
 fn redis_bitop_agrees() {
     bitop_against("REDIS_URL");
 }
 
+#[cfg(feature = "alloc")]
 #[test]
 fn valkey_bitop_agrees() {
     bitop_against("VALKEY_URL");

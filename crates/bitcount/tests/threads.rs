@@ -40,6 +40,7 @@ fn first_calls_race() {
 }
 
 /// The dispatched BITOP functions resolve their kernels concurrently too.
+#[cfg(feature = "alloc")]
 #[test]
 fn first_bitop_calls_race() {
     use bitcount::BitOp;

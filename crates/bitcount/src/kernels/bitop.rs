@@ -566,7 +566,7 @@ pub(crate) unsafe fn scalar_count_kernel(op: BitOp, sources: &[&[u8]], n: usize)
     scalar_count(op, sources, n)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "std"))]
 mod tests {
     use super::*;
     use std::vec::Vec;

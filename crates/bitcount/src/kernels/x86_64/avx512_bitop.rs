@@ -193,7 +193,7 @@ pub(crate) unsafe fn count(op: BitOp, sources: &[&[u8]], n: usize) -> u64 {
     unsafe { bitop::count::<__m512i>(op, sources, n) }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "std"))]
 mod tests {
     use super::*;
 

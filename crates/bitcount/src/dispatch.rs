@@ -553,17 +553,30 @@ mod needs {
                     ("scalar", &[]),
                 ],
             );
+            let bitop: &[(&str, &[&str])] = &[
+                (
+                    "avx512",
+                    &["avx512f", "avx512bw", "avx512vpopcntdq", "bmi2"],
+                ),
+                ("avx2", &["avx2"]),
+                ("scalar", &[]),
+            ];
+            assert_kernel_needs(&super::BITOP, bitop);
+            assert_kernel_needs(&super::BITOP_COUNT, bitop);
         }
         #[cfg(target_arch = "aarch64")]
         {
             let table: &[(&str, &[&str])] = &[("neon", &["neon"]), ("scalar", &[])];
             assert_kernel_needs(&super::COUNT, table);
             assert_kernel_needs(&super::FIND, table);
+            assert_kernel_needs(&super::BITOP, table);
+            assert_kernel_needs(&super::BITOP_COUNT, table);
         }
         #[cfg(target_arch = "riscv64")]
         {
             assert_kernel_needs(&super::COUNT, &[("zbb", &["zbb"]), ("scalar", &[])]);
             assert_kernel_needs(&super::FIND, &[("scalar", &[])]);
+            assert_kernel_needs(&super::BITOP, &[("scalar", &[])]);
         }
     }
 }

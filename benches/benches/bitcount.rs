@@ -15,6 +15,15 @@
 //!   `simd-popcnt`, `naive`.
 //! - `bitcount/bitpos`: the first set bit at the end of an all-zero buffer
 //!   (the whole buffer is scanned): `ours`, each kernel's scan, `naive`.
+//! - `bitcount/bitop-<op>-<k>`: BITOP AND, OR, XOR, ONE and DIFF of `k` = 2,
+//!   3, 8 and 17 equal-length sources into a reused destination: `ours`
+//!   (`bitcount::bitop`), `plain-loop` (one pass per source, as a user would
+//!   write it) and `stream-bound` (every source read once, the destination
+//!   written once, one add per load: the bandwidth a one-pass BITOP can
+//!   reach). Sizes 16 B .. 12.5 MB (quick mode: 64 B, 64 KiB, 12.5 MB).
+//! - `bitcount/bitop_count-<op>-<k>`: `bitcount::bitop_count` (`ours`),
+//!   `bitop+count` (the result built, then counted) and `read-bound` (the
+//!   sources read once, nothing written), AND and OR of 2 and 8 sources.
 
 use std::hint::black_box;
 
@@ -135,9 +144,83 @@ fn bitpos(c: &mut Criterion) {
     g.finish();
 }
 
+/// BITOP sizes: 16 B .. 12.5 MB; quick mode three of them.
+fn bitop_sizes() -> Vec<usize> {
+    if benches::quick() {
+        vec![64, 64 << 10, 12_500_000]
+    } else {
+        vec![16, 64, 256, 1024, 16 << 10, 64 << 10, 1 << 20, 12_500_000]
+    }
+}
+
+/// `k` sources of every size (generated once per `k`).
+fn bitop_inputs(k: usize) -> Vec<(usize, Vec<Vec<u8>>)> {
+    bitop_sizes()
+        .into_iter()
+        .map(|n| {
+            (
+                n,
+                (0..k)
+                    .map(|j| benches::bytes((n * 41 + j) as u64, n))
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+fn bitop(c: &mut Criterion) {
+    use bitcount::BitOp;
+    for k in [2usize, 3, 8, 17] {
+        let inputs = bitop_inputs(k);
+        for op in [BitOp::And, BitOp::Or, BitOp::Xor, BitOp::One, BitOp::Diff] {
+            let name = format!("bitcount/bitop-{}-{k}", op.name().to_lowercase());
+            let mut g = c.benchmark_group(name);
+            for (n, data) in &inputs {
+                let sources: Vec<&[u8]> = data.iter().map(Vec::as_slice).collect();
+                let mut dest = Vec::with_capacity(*n);
+                g.throughput(Throughput::Bytes((n * k) as u64));
+                g.bench_with_input(BenchmarkId::new("ours", n), &sources, |b, s| {
+                    b.iter(|| bitcount::bitop(op, &mut dest, black_box(s)))
+                });
+                g.bench_with_input(BenchmarkId::new("plain-loop", n), &sources, |b, s| {
+                    b.iter(|| benches::bitop::plain(op, &mut dest, black_box(s)))
+                });
+                g.bench_with_input(BenchmarkId::new("stream-bound", n), &sources, |b, s| {
+                    b.iter(|| benches::bitop::stream_bound(&mut dest, black_box(s)))
+                });
+            }
+            g.finish();
+        }
+        if k == 2 || k == 8 {
+            for op in [BitOp::And, BitOp::Or] {
+                let name = format!("bitcount/bitop_count-{}-{k}", op.name().to_lowercase());
+                let mut g = c.benchmark_group(name);
+                for (n, data) in &inputs {
+                    let sources: Vec<&[u8]> = data.iter().map(Vec::as_slice).collect();
+                    let mut dest = Vec::with_capacity(*n);
+                    g.throughput(Throughput::Bytes((n * k) as u64));
+                    g.bench_with_input(BenchmarkId::new("ours", n), &sources, |b, s| {
+                        b.iter(|| bitcount::bitop_count(op, black_box(s)))
+                    });
+                    g.bench_with_input(BenchmarkId::new("bitop+count", n), &sources, |b, s| {
+                        b.iter(|| {
+                            bitcount::bitop(op, &mut dest, black_box(s)).unwrap();
+                            bitcount::count(&dest)
+                        })
+                    });
+                    g.bench_with_input(BenchmarkId::new("read-bound", n), &sources, |b, s| {
+                        b.iter(|| benches::bitop::read_bound(black_box(s)))
+                    });
+                }
+                g.finish();
+            }
+        }
+    }
+}
+
 criterion::criterion_group! {
     name = benches;
     config = benches::config();
-    targets = count, count_mixed, bitpos
+    targets = count, count_mixed, bitpos, bitop
 }
 criterion::criterion_main!(benches);

@@ -8,6 +8,7 @@
 //! - parameter: the input size in bytes (or the element count), with
 //!   `Throughput::Bytes` / `Throughput::Elements` set on the group.
 
+pub mod bitop;
 pub mod read;
 
 use std::hint::black_box;

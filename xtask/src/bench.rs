@@ -444,7 +444,7 @@ struct ServerBench {
     stat: &'static str,
 }
 
-const SERVER_BENCHES: [ServerBench; 3] = [
+const SERVER_BENCHES: [ServerBench; 3 + BITOP_ROWS] = [
     ServerBench {
         krate: "bitcount",
         group: "bitcount/count",
@@ -463,7 +463,157 @@ const SERVER_BENCHES: [ServerBench; 3] = [
         param: "3",
         stat: "pfmerge",
     },
+    // BITOP (AND of 2, 3, 8 and 17 keys, OR and XOR of 2 and 8) at 64 B,
+    // 64 KiB and 12.5 MB, grouped by size and key count (each group's keys
+    // are written once).
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-2",
+        param: "64",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-or-2",
+        param: "64",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-xor-2",
+        param: "64",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-3",
+        param: "64",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-8",
+        param: "64",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-or-8",
+        param: "64",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-xor-8",
+        param: "64",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-17",
+        param: "64",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-2",
+        param: "65536",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-or-2",
+        param: "65536",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-xor-2",
+        param: "65536",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-3",
+        param: "65536",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-8",
+        param: "65536",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-or-8",
+        param: "65536",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-xor-8",
+        param: "65536",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-17",
+        param: "65536",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-2",
+        param: "12500000",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-or-2",
+        param: "12500000",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-xor-2",
+        param: "12500000",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-3",
+        param: "12500000",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-8",
+        param: "12500000",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-or-8",
+        param: "12500000",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-xor-8",
+        param: "12500000",
+        stat: "bitop",
+    },
+    ServerBench {
+        krate: "bitcount",
+        group: "bitcount/bitop-and-17",
+        param: "12500000",
+        stat: "bitop",
+    },
 ];
+
+/// The BITOP rows of [`SERVER_BENCHES`] (after its first three).
+const BITOP_ROWS: usize = 24;
 
 /// Measures the server-side `usec_per_call` of BITCOUNT on a 12.5 MB key and
 /// of PFCOUNT / PFMERGE over 3 dense keys, on each server, and adds them as
@@ -569,7 +719,54 @@ fn measure_server(
         })?;
         out.push((2, r));
     }
+    if wanted.contains(&"bitcount") {
+        bitop_server_rows(&mut c, reps, &mut out)?;
+    }
     Ok(out)
+}
+
+/// The BITOP rows: `BITOP <op> bo:dest bo:0 .. bo:<k-1>` with `k` distinct
+/// pseudo-random keys of the row's size (each a different window of one
+/// buffer), the destination rewritten by every call.
+fn bitop_server_rows(
+    c: &mut Client,
+    reps: usize,
+    out: &mut Vec<(usize, ServerTime)>,
+) -> Result<(), String> {
+    let mut current: Option<(usize, usize)> = None;
+    for (i, b) in SERVER_BENCHES
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.stat == "bitop")
+    {
+        let mut parts = b.group.trim_start_matches("bitcount/bitop-").split('-');
+        let op = parts.next().unwrap_or("and").to_uppercase();
+        let k: usize = parts.next().and_then(|k| k.parse().ok()).unwrap_or(2);
+        let size: usize = b.param.parse().map_err(|_| format!("size {}", b.param))?;
+        let keys: Vec<Vec<u8>> = (0..k).map(|j| format!("bo:{j}").into_bytes()).collect();
+        if current != Some((k, size)) {
+            let buf = pseudo_random(size + k);
+            for (j, key) in keys.iter().enumerate() {
+                c.cmd(&[b"SET", key, &buf[j..j + size]])?;
+            }
+            current = Some((k, size));
+        }
+        let mut args: Vec<&[u8]> = vec![b"BITOP", op.as_bytes(), b"bo:dest"];
+        args.extend(keys.iter().map(|k| k.as_slice()));
+        // Fewer calls where one takes milliseconds.
+        let per_batch = if size >= 1 << 20 {
+            reps / BATCHES
+        } else {
+            reps * 10 / BATCHES
+        };
+        let r = batches(c, "bitop", per_batch, |c| c.cmd(&args).map(drop))?;
+        out.push((i, r));
+    }
+    let mut del: Vec<Vec<u8>> = vec![b"DEL".to_vec(), b"bo:dest".to_vec()];
+    del.extend((0..17).map(|j| format!("bo:{j}").into_bytes()));
+    let refs: Vec<&[u8]> = del.iter().map(|a| a.as_slice()).collect();
+    c.cmd(&refs)?;
+    Ok(())
 }
 
 /// Batches of server calls per command; each batch's `usec_per_call` is
@@ -874,12 +1071,15 @@ fn change(base: Option<&(f64, f64)>, m: &Measurement, noise: f64) -> String {
 }
 
 /// The README table's rows per benchmark group: the sizes (criterion
-/// parameters) shown, `"*"` for all. A group not listed shows every size; an
-/// empty list leaves the group to report.md (kernel-only groups, variants).
+/// parameters) shown, `"*"` for all. A group not listed, or listed empty, is
+/// left to report.md (kernel-only groups, variants, the full BITOP grid).
 const README_ROWS: &[(&str, &[&str])] = &[
-    ("bitcount/count", &["64", "1024", "16384", "12500000"]),
-    ("bitcount/count-mixed", &["*"]),
-    ("bitcount/bitpos", &["1024", "262144"]),
+    ("bitcount/count", &["64", "1024", "12500000"]),
+    ("bitcount/count-mixed", &["4096"]),
+    ("bitcount/bitpos", &["1024"]),
+    ("bitcount/bitop-and-2", &["65536"]),
+    ("bitcount/bitop-and-8", &["65536", "12500000"]),
+    ("bitcount/bitop_count-and-8", &["65536"]),
     ("hll/unpack_max", &[]),
     ("hll/pack", &[]),
     ("hll/histogram_dense", &[]),
@@ -889,6 +1089,7 @@ const README_ROWS: &[(&str, &[&str])] = &[
     ("hll/count", &["*"]),
     ("hll/count_union", &["*"]),
     ("hll/merge", &["*"]),
+    ("hll/add_all_dense", &["*"]),
     ("siphash/oneshot-1-2", &["16", "64"]),
     ("siphash/oneshot-1-2-nocase", &["16"]),
     ("siphash/oneshot-1-3", &["8", "64", "1024"]),
@@ -908,7 +1109,7 @@ const README_ROWS: &[(&str, &[&str])] = &[
 
 fn readme_shows(group: &str, param: &str) -> bool {
     match README_ROWS.iter().find(|(g, _)| *g == group) {
-        None => true,
+        None => false,
         Some((_, sizes)) => sizes.iter().any(|s| *s == "*" || *s == param),
     }
 }
@@ -916,7 +1117,7 @@ fn readme_shows(group: &str, param: &str) -> bool {
 /// A row that is a bound (what the hardware or an ideal loop allows), not a
 /// peer.
 fn is_bound(function: &str) -> bool {
-    function.starts_with("bound:") || function == "read-bandwidth"
+    function.starts_with("bound:") || function.ends_with("-bound") || function == "read-bandwidth"
 }
 
 /// The lines above every crate's table: machine, date, commit, mode.

@@ -127,6 +127,34 @@ fn seed(root: &Path, target: &str) {
                 seeds.push(s);
             }
         }
+    } else if target == "bitop" {
+        // The golden BITOP cases in the target's layout: the operation's
+        // index, then each source as a length byte and its bytes (cases
+        // whose sources all fit a length byte).
+        let ops = ["AND", "OR", "XOR", "NOT", "DIFF", "DIFF1", "ANDOR", "ONE"];
+        let v = json("bitop/cases.json");
+        for case in v["cases"].as_array().into_iter().flatten().take(300) {
+            let Some(op) = case["op"]
+                .as_str()
+                .and_then(|o| ops.iter().position(|x| *x == o))
+            else {
+                continue;
+            };
+            let mut s = vec![op as u8];
+            let mut fits = true;
+            for src in case["sources"].as_array().into_iter().flatten() {
+                match src.as_str().and_then(unhex) {
+                    Some(b) if b.len() <= 255 => {
+                        s.push(b.len() as u8);
+                        s.extend(b);
+                    }
+                    _ => fits = false,
+                }
+            }
+            if fits {
+                seeds.push(s);
+            }
+        }
     } else if target.starts_with("siphash") {
         let text = std::fs::read_to_string(golden(root, "siphash/sip13.tsv")).unwrap_or_default();
         for line in text.lines().take(200) {

@@ -533,17 +533,249 @@ mod needs {
                     ("scalar", &[]),
                 ],
             );
+            let bitop: &[(&str, &[&str])] = &[
+                (
+                    "avx512",
+                    &["avx512f", "avx512bw", "avx512vpopcntdq", "bmi2"],
+                ),
+                ("avx2", &["avx2"]),
+                ("scalar", &[]),
+            ];
+            assert_kernel_needs(&super::BITOP, bitop);
+            assert_kernel_needs(&super::BITOP_COUNT, bitop);
         }
         #[cfg(target_arch = "aarch64")]
         {
             let table: &[(&str, &[&str])] = &[("neon", &["neon"]), ("scalar", &[])];
             assert_kernel_needs(&super::COUNT, table);
             assert_kernel_needs(&super::FIND, table);
+            assert_kernel_needs(&super::BITOP, table);
+            assert_kernel_needs(&super::BITOP_COUNT, table);
         }
         #[cfg(target_arch = "riscv64")]
         {
             assert_kernel_needs(&super::COUNT, &[("zbb", &["zbb"]), ("scalar", &[])]);
             assert_kernel_needs(&super::FIND, &[("scalar", &[])]);
+            assert_kernel_needs(&super::BITOP, &[("scalar", &[])]);
         }
+    }
+}
+
+/// A BITOP kernel: the operation over `dst.len()` bytes into `dst` (the
+/// contract in `kernels/bitop.rs`), returning `dst.len()`.
+pub(crate) type BitopFn = unsafe fn(BitOp, &mut [core::mem::MaybeUninit<u8>], &[&[u8]]) -> usize;
+/// A BITOP count kernel: the set bits of the operation over `n` bytes.
+pub(crate) type BitopCountFn = unsafe fn(BitOp, &[&[u8]], usize) -> u64;
+
+use crate::bitop::BitOp;
+use crate::kernels::bitop as bitop_scalar;
+
+/// The BITOP kernels, best first.
+#[cfg(target_arch = "x86_64")]
+pub(crate) static BITOP: [Candidate<BitopFn>; 3] = {
+    use crate::kernels::x86_64::{avx2_bitop, avx512_bitop};
+    // SAFETY: each function's only safety condition is the CPU features its
+    // `supported` test checks.
+    unsafe {
+        [
+            Candidate::new(
+                "avx512",
+                Level::Avx512,
+                |f| f.avx512f && f.avx512bw && f.avx512vpopcntdq && f.bmi2,
+                avx512_bitop::combine,
+            ),
+            Candidate::new("avx2", Level::Avx2, |f| f.avx2, avx2_bitop::combine),
+            Candidate::new(
+                "scalar",
+                Level::Scalar,
+                |_| true,
+                bitop_scalar::scalar_combine_kernel,
+            ),
+        ]
+    }
+};
+
+/// The BITOP count kernels, best first (the same names as [`BITOP`]).
+#[cfg(target_arch = "x86_64")]
+pub(crate) static BITOP_COUNT: [Candidate<BitopCountFn>; 3] = {
+    use crate::kernels::x86_64::{avx2_bitop, avx512_bitop};
+    // SAFETY: as for BITOP.
+    unsafe {
+        [
+            Candidate::new(
+                "avx512",
+                Level::Avx512,
+                |f| f.avx512f && f.avx512bw && f.avx512vpopcntdq && f.bmi2,
+                avx512_bitop::count,
+            ),
+            Candidate::new("avx2", Level::Avx2, |f| f.avx2, avx2_bitop::count),
+            Candidate::new(
+                "scalar",
+                Level::Scalar,
+                |_| true,
+                bitop_scalar::scalar_count_kernel,
+            ),
+        ]
+    }
+};
+
+/// The BITOP kernels, best first.
+#[cfg(target_arch = "aarch64")]
+pub(crate) static BITOP: [Candidate<BitopFn>; 2] = {
+    use crate::kernels::aarch64::neon_bitop;
+    // SAFETY: each function's only safety condition is the CPU features its
+    // `supported` test checks.
+    unsafe {
+        [
+            Candidate::new("neon", Level::Neon, |f| f.neon, neon_bitop::combine),
+            Candidate::new(
+                "scalar",
+                Level::Scalar,
+                |_| true,
+                bitop_scalar::scalar_combine_kernel,
+            ),
+        ]
+    }
+};
+
+/// The BITOP count kernels, best first (the same names as [`BITOP`]).
+#[cfg(target_arch = "aarch64")]
+pub(crate) static BITOP_COUNT: [Candidate<BitopCountFn>; 2] = {
+    use crate::kernels::aarch64::neon_bitop;
+    // SAFETY: as for BITOP.
+    unsafe {
+        [
+            Candidate::new("neon", Level::Neon, |f| f.neon, neon_bitop::count),
+            Candidate::new(
+                "scalar",
+                Level::Scalar,
+                |_| true,
+                bitop_scalar::scalar_count_kernel,
+            ),
+        ]
+    }
+};
+
+/// The BITOP kernels: the portable one (riscv64 included: its word loop
+/// is what the bit operations need; Zbb only helps the popcount).
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub(crate) static BITOP: [Candidate<BitopFn>; 1] = {
+    // SAFETY: the scalar kernel runs everywhere.
+    unsafe {
+        [Candidate::new(
+            "scalar",
+            Level::Scalar,
+            |_| true,
+            bitop_scalar::scalar_combine_kernel,
+        )]
+    }
+};
+
+/// The BITOP count kernels: the portable one.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub(crate) static BITOP_COUNT: [Candidate<BitopCountFn>; 1] = {
+    // SAFETY: the scalar kernel runs everywhere.
+    unsafe {
+        [Candidate::new(
+            "scalar",
+            Level::Scalar,
+            |_| true,
+            bitop_scalar::scalar_count_kernel,
+        )]
+    }
+};
+
+simd_core::dispatch! {
+    /// The best BITOP kernel, resolved on the first call.
+    pub(crate) fn bitop_dispatched(op: BitOp, dst: &mut [core::mem::MaybeUninit<u8>], sources: &[&[u8]]) -> usize = &BITOP;
+}
+
+simd_core::dispatch! {
+    /// The best BITOP count kernel, resolved on the first call.
+    pub(crate) fn bitop_count_dispatched(op: BitOp, sources: &[&[u8]], n: usize) -> u64 = &BITOP_COUNT;
+}
+
+/// The BITOP count kernel to pair with the kernel `name`.
+pub(crate) fn bitop_count_kernel(name: &str) -> simd_core::Kernel<BitopCountFn> {
+    let mut fallback = None;
+    for k in simd_core::supported(&BITOP_COUNT) {
+        if k.name() == name {
+            return k;
+        }
+        fallback = Some(k);
+    }
+    match fallback {
+        Some(k) => k,
+        None => unreachable!("BITOP_COUNT ends with an always-supported scalar kernel"),
+    }
+}
+
+/// Results up to this many bytes take the inlined small path (no
+/// function-pointer load, no wide vector state): 128-bit vectors where the
+/// target has them in its baseline (x86_64 SSE2, aarch64 NEON), else `u64`
+/// words.
+pub(crate) const SMALL_BITOP: usize = 64;
+
+/// BITOP of a small result (the kernel contract in `kernels/bitop.rs`).
+#[inline(always)]
+fn small_combine(op: BitOp, dst: &mut [core::mem::MaybeUninit<u8>], sources: &[&[u8]]) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86_64 baseline.
+    unsafe {
+        bitop_scalar::combine_small::<core::arch::x86_64::__m128i>(op, dst, sources);
+    }
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    // SAFETY: NEON is statically enabled for this target.
+    unsafe {
+        bitop_scalar::combine_small::<core::arch::aarch64::uint8x16_t>(op, dst, sources);
+    }
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon")
+    )))]
+    // SAFETY: `u64` lanes run on every CPU.
+    unsafe {
+        bitop_scalar::combine_small::<u64>(op, dst, sources);
+    }
+}
+
+/// BITCOUNT of BITOP over a small result.
+#[inline(always)]
+fn small_count(op: BitOp, sources: &[&[u8]], n: usize) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86_64 baseline.
+    unsafe {
+        bitop_scalar::count::<core::arch::x86_64::__m128i>(op, sources, n)
+    }
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    // SAFETY: NEON is statically enabled for this target.
+    unsafe {
+        bitop_scalar::count::<core::arch::aarch64::uint8x16_t>(op, sources, n)
+    }
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon")
+    )))]
+    bitop_scalar::scalar_count(op, sources, n)
+}
+
+/// BITOP into `dst` (every length): small results inline, the rest
+/// dispatched.
+#[inline]
+pub(crate) fn bitop(op: BitOp, dst: &mut [core::mem::MaybeUninit<u8>], sources: &[&[u8]]) {
+    if dst.len() <= SMALL_BITOP {
+        small_combine(op, dst, sources);
+    } else {
+        bitop_dispatched(op, dst, sources);
+    }
+}
+
+/// BITCOUNT of BITOP over `n` bytes: small inline, the rest dispatched.
+#[inline]
+pub(crate) fn bitop_count(op: BitOp, sources: &[&[u8]], n: usize) -> u64 {
+    if n <= SMALL_BITOP {
+        small_count(op, sources, n)
+    } else {
+        bitop_count_dispatched(op, sources, n)
     }
 }

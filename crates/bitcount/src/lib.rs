@@ -25,6 +25,18 @@
 //! assert_eq!(bitpos(&[0xff], false, r), -1);
 //! ```
 //!
+//! `BITOP` with the eight operations of Redis 8.2, and `BITCOUNT` of its
+//! result without building it ([`bitop`], [`bitop_into`], [`bitop_count`]):
+//!
+//! ```
+//! use bitcount::{bitop, bitop_count, BitOp};
+//! let (a, b): (&[u8], &[u8]) = (b"\xf0\x0f", b"\xff");
+//! let mut dest = Vec::new();
+//! assert_eq!(bitop(BitOp::Xor, &mut dest, &[a, b]), Ok(2)); // BITOP XOR d a b
+//! assert_eq!(dest, [0x0f, 0x0f]);
+//! assert_eq!(bitop_count(BitOp::AndOr, &[a, b]), Ok(4)); //    BITOP ANDOR d a b + BITCOUNT d
+//! ```
+//!
 //! # Kernels
 //!
 //! The first call picks the best kernel the CPU supports (and the
@@ -67,15 +79,22 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 /// The README's examples, run as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+mod bitop;
 mod dispatch;
 mod kernels;
 mod range;
 
+#[cfg(feature = "alloc")]
+pub use bitop::bitop;
+pub use bitop::{bitop_count, bitop_into, bitop_kernels, BitOp, BitopError, BitopKernel};
 pub use range::{BitposRange, Unit};
 
 /// The number of set bits in `bytes`: `BITCOUNT key` on a string holding

@@ -3,6 +3,11 @@
 //! and BITPOS answers must equal the library's. `cargo xtask golden` starts
 //! both servers and sets the variables; without them the test prints
 //! `skipped: REDIS_URL not set` (or VALKEY_URL) and passes.
+//!
+//! BITOP AND/OR/XOR/NOT (the operations both servers have) on random
+//! sources, missing keys included: the server's reply, the stored result
+//! (`GET`) and its `BITCOUNT` must equal `bitop`'s result and `bitop_count`,
+//! and the server's argument errors must read as `BitopError`'s.
 
 use bitcount::{BitposRange, Unit};
 use simd_core::testing::Rng;
@@ -150,6 +155,110 @@ fn run_against(var: &str) {
     }
     let _: () = redis::cmd("DEL").arg(&key).query(&mut con).expect("DEL");
     println!("{var}: {compared} answers from {strings} strings agree");
+}
+
+#[cfg(feature = "alloc")]
+fn bitop_against(var: &str) {
+    use bitcount::{BitOp, BitopError};
+    let Ok(url) = std::env::var(var) else {
+        println!("skipped: {var} not set");
+        return;
+    };
+    let client = redis::Client::open(url.as_str()).expect("valid server URL");
+    let mut con = client.get_connection().expect("server reachable");
+    let base = format!("bitcount-live-bitop:{}:{var}", std::process::id());
+    let dest = format!("{base}:dest");
+    let mut rng = Rng::new(0xb170 ^ var.len() as u64);
+    let rounds = 1500;
+    let mut compared = 0usize;
+    for round in 0..rounds {
+        let op = [BitOp::And, BitOp::Or, BitOp::Xor, BitOp::Not][rng.below(4) as usize];
+        let k = if op == BitOp::Not {
+            1
+        } else {
+            let most = if rng.below(4) == 0 { 40 } else { 5 };
+            1 + rng.below(most) as usize
+        };
+        let mut pipe = redis::pipe();
+        let mut data = Vec::new();
+        let mut keys = Vec::new();
+        for j in 0..k {
+            let key = format!("{base}:{j}");
+            // One source in eight is a missing key (an empty string).
+            let bytes = if rng.below(8) == 0 {
+                pipe.cmd("DEL").arg(&key).ignore();
+                Vec::new()
+            } else {
+                let d = random_string(&mut rng);
+                pipe.cmd("SET").arg(&key).arg(&d[..]).ignore();
+                d
+            };
+            data.push(bytes);
+            keys.push(key);
+        }
+        let sources: Vec<&[u8]> = data.iter().map(Vec::as_slice).collect();
+        pipe.cmd("BITOP").arg(op.name()).arg(&dest).arg(&keys);
+        pipe.cmd("GET").arg(&dest);
+        pipe.cmd("BITCOUNT").arg(&dest);
+        let (len, stored, count): (usize, Option<Vec<u8>>, u64) =
+            pipe.query(&mut con).expect("pipeline answered");
+        let mut ours = Vec::new();
+        let lens: Vec<usize> = sources.iter().map(|s| s.len()).collect();
+        assert_eq!(
+            bitcount::bitop(op, &mut ours, &sources),
+            Ok(len),
+            "{var}: round {round}: {op} of lengths {lens:?}"
+        );
+        assert!(
+            ours == stored.unwrap_or_default(),
+            "{var}: round {round}: {op} of lengths {lens:?}"
+        );
+        assert_eq!(
+            bitcount::bitop_count(op, &sources),
+            Ok(count),
+            "{var}: round {round}: {op} count"
+        );
+        compared += 1;
+    }
+    // The argument errors, worded as the server words them.
+    let k0 = format!("{base}:0");
+    let errors: [(&[&str], BitopError); 2] = [
+        (&["NOT", &dest, &k0, &k0], BitopError::NotSingleSource),
+        (&["AND", &dest], BitopError::NoSources),
+    ];
+    for (args, want) in errors {
+        let r: redis::RedisResult<i64> = redis::cmd("BITOP").arg(args).query(&mut con);
+        let e = r.expect_err("the server refuses");
+        let text = format!("{} {}", e.code().unwrap_or("?"), e.detail().unwrap_or("?"));
+        assert_eq!(text, want.to_string(), "{var}: BITOP {}", args.join(" "));
+    }
+    let r: redis::RedisResult<i64> = redis::cmd("BITOP")
+        .arg(&["NAND", &dest, &k0])
+        .query(&mut con);
+    let e = r.expect_err("the server refuses");
+    assert_eq!(
+        format!("{} {}", e.code().unwrap_or("?"), e.detail().unwrap_or("?")),
+        BitopError::Syntax.to_string()
+    );
+    let mut del = redis::cmd("DEL");
+    del.arg(&dest);
+    for j in 0..40 {
+        del.arg(format!("{base}:{j}"));
+    }
+    let _: () = del.query(&mut con).expect("DEL");
+    println!("{var}: {compared} BITOP results agree");
+}
+
+#[cfg(feature = "alloc")]
+#[test]
+fn redis_bitop_agrees() {
+    bitop_against("REDIS_URL");
+}
+
+#[cfg(feature = "alloc")]
+#[test]
+fn valkey_bitop_agrees() {
+    bitop_against("VALKEY_URL");
 }
 
 #[test]

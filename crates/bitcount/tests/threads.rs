@@ -39,6 +39,31 @@ fn first_calls_race() {
     });
 }
 
+/// The dispatched BITOP functions resolve their kernels concurrently too.
+#[cfg(feature = "alloc")]
+#[test]
+fn first_bitop_calls_race() {
+    use bitcount::BitOp;
+    let max = scaled(700, 90);
+    on_threads_at_once(8, |t| {
+        let a = random_bytes(t as u64, max);
+        let b = random_bytes(t as u64 + 100, max / 2 + t);
+        let op = BitOp::ALL[t % 8];
+        let sources: &[&[u8]] = if op == BitOp::Not { &[&a] } else { &[&a, &b] };
+        let mut dest = Vec::new();
+        let first = (
+            bitcount::bitop(op, &mut dest, sources),
+            bitcount::bitop_count(op, sources),
+        );
+        let s = bitcount::bitop_kernels().last().expect("never empty");
+        assert_eq!(s.name(), "scalar");
+        let mut want = Vec::new();
+        assert_eq!(first.0, s.bitop(op, &mut want, sources), "thread {t}");
+        assert_eq!(dest, want, "thread {t}");
+        assert_eq!(first.1, s.bitop_count(op, sources), "thread {t}");
+    });
+}
+
 /// The public types can be shared and sent between threads.
 #[test]
 fn types_are_send_and_sync() {
@@ -46,4 +71,7 @@ fn types_are_send_and_sync() {
     send_sync::<bitcount::Kernel>();
     send_sync::<bitcount::Unit>();
     send_sync::<bitcount::BitposRange>();
+    send_sync::<bitcount::BitOp>();
+    send_sync::<bitcount::BitopError>();
+    send_sync::<bitcount::BitopKernel>();
 }

@@ -1,6 +1,7 @@
 //! The kernels, one algorithm per file; reachable only through the
 //! candidate lists in `dispatch.rs`.
 
+pub(crate) mod bitop;
 pub(crate) mod scalar;
 
 #[cfg(target_arch = "x86_64")]

@@ -1,8 +1,11 @@
 //! x86_64 kernels: POPCNT, AVX2 and AVX-512.
 
 pub(crate) mod avx2;
+pub(crate) mod avx2_bitop;
 pub(crate) mod avx512;
+pub(crate) mod avx512_bitop;
 pub(crate) mod popcnt;
+pub(crate) mod sse2_bitop;
 
 /// POPCNT of the little-endian word at `p + at` (`at` known only at run
 /// time), read by POPCNT itself, as inline assembly: it inlines into

@@ -1156,11 +1156,7 @@ fn readme_header(o: &Options, notes: &[String]) -> String {
         s,
         " `cargo xtask bench --compare{}`: criterion medians{}.",
         if o.quick { " --quick" } else { "" },
-        if o.quick {
-            " (quick mode: short samples)"
-        } else {
-            ""
-        }
+        if o.quick { " (short samples)" } else { "" }
     );
     if !o.run {
         s.push_str(" Criterion results of the latest run (`--no-run`).");
@@ -1183,7 +1179,10 @@ fn readme_table(results: &[Measurement], krate: &str, header: &str) -> String {
         .iter()
         .any(|m| m.group.starts_with(&prefix) && m.function.ends_with("(server)"));
     if servers {
-        let _ = writeln!(s, "{header} Servers: `INFO commandstats` usec_per_call (server-side, no network), fastest of {BATCHES} batches.\n");
+        let _ = writeln!(
+            s,
+            "{header} Servers: server-side `usec_per_call`, best of {BATCHES} batches.\n"
+        );
     } else {
         let _ = writeln!(s, "{header}\n");
     }

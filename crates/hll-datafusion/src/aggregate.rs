@@ -2,6 +2,7 @@
 //! one group ([`Accumulator`]) and many ([`GroupsAccumulator`]). Their
 //! partial state is the Redis string itself, one `Binary` field.
 
+use crate::dense::Registers;
 use crate::values::{self, Sink};
 use datafusion::arrow::array::{Array, ArrayRef, BinaryArray, BooleanArray};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
@@ -90,6 +91,7 @@ impl AggregateUDFImpl for RedisHll {
                 Kind::Add => None,
                 Kind::Merge => Some(Hll::new()),
             },
+            dense: None,
         }))
     }
 
@@ -178,11 +180,33 @@ fn heap_bytes(h: &Hll) -> usize {
 }
 
 /// One group.
-#[derive(Debug)]
 struct One {
     kind: Kind,
-    /// `None` until the first value or state (redis_hll only).
+    /// `None` until the first value or state (redis_hll only), and once
+    /// `dense` holds the registers.
     hll: Option<Hll>,
+    /// redis_hll once dense: the registers a byte each.
+    dense: Option<Registers>,
+}
+
+impl std::fmt::Debug for One {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("One")
+            .field("kind", &self.kind)
+            .field("hll", &self.hll)
+            .field("dense", &self.dense.is_some())
+            .finish()
+    }
+}
+
+struct AddDense<'a>(&'a mut Registers);
+
+impl Sink for AddDense<'_> {
+    fn take<T: AsRef<[u8]>>(&mut self, rows: impl Iterator<Item = (usize, T)>) {
+        for (_, v) in rows {
+            self.0.add(v.as_ref());
+        }
+    }
 }
 
 struct AddAll<'a>(&'a mut Hll);
@@ -234,9 +258,18 @@ fn parse_rows(
 
 impl One {
     fn bytes(&self) -> Vec<u8> {
-        match &self.hll {
-            Some(h) => h.as_bytes().to_vec(),
-            None => Hll::new().into_bytes(),
+        match (&self.dense, &self.hll) {
+            (Some(d), _) => d.to_bytes(),
+            (None, Some(h)) => h.as_bytes().to_vec(),
+            (None, None) => Hll::new().into_bytes(),
+        }
+    }
+
+    /// Moves a dense `hll` to `dense`.
+    fn settle(&mut self) {
+        if let Some(d) = self.hll.as_ref().and_then(Registers::from_dense) {
+            self.dense = Some(d);
+            self.hll = None;
         }
     }
 }
@@ -246,8 +279,14 @@ impl Accumulator for One {
         let array = values[0].as_ref();
         match self.kind {
             Kind::Add => {
+                let mask = values::mask(array, None);
+                if let Some(d) = &mut self.dense {
+                    return values::feed(array, mask.as_ref(), &mut AddDense(d));
+                }
                 let h = self.hll.get_or_insert_with(Hll::new);
-                values::feed(array, values::mask(array, None).as_ref(), &mut AddAll(h))
+                values::feed(array, mask.as_ref(), &mut AddAll(h))?;
+                self.settle();
+                Ok(())
             }
             Kind::Merge => {
                 let inputs = parse_rows(self.kind, array, None)?;
@@ -262,7 +301,11 @@ impl Accumulator for One {
         match self.kind {
             Kind::Add => {
                 for (_, h) in inputs {
-                    absorb_add(&mut self.hll, h);
+                    match &mut self.dense {
+                        Some(d) => d.merge(&h),
+                        None => absorb_add(&mut self.hll, h),
+                    }
+                    self.settle();
                 }
             }
             Kind::Merge => merge_all(self.hll.get_or_insert_with(Hll::new), &inputs),
@@ -279,7 +322,9 @@ impl Accumulator for One {
     }
 
     fn size(&self) -> usize {
-        std::mem::size_of_val(self) + self.hll.as_ref().map_or(0, heap_bytes)
+        std::mem::size_of_val(self)
+            + self.hll.as_ref().map_or(0, heap_bytes)
+            + self.dense.as_ref().map_or(0, Registers::heap_bytes)
     }
 }
 

@@ -62,6 +62,7 @@ struct ReadmeDoctests;
 
 mod aggregate;
 mod count;
+mod dense;
 mod values;
 
 use datafusion::logical_expr::{AggregateUDF, ScalarUDF};

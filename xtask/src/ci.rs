@@ -687,9 +687,9 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
 }
 
 /// The `hll-datafusion` cell. DataFusion is built twice here and nowhere
-/// else: once as metadata (clippy and rustdoc share it) and once optimised
-/// for the tests; the live tests run in the same `cargo test` as the
-/// others, against servers started for the cell.
+/// else: once as metadata (clippy and rustdoc share it) and once in the
+/// dev profile for the tests; the live tests run in the same `cargo test`
+/// as the others, against servers started for the cell.
 fn datafusion_cell(root: &Path, log: &Path) -> Outcome {
     if !util::ensure_component(None, "clippy", log) {
         return Outcome::Skipped("clippy unavailable".into());
@@ -725,7 +725,15 @@ fn datafusion_cell(root: &Path, log: &Path) -> Outcome {
         })
         .collect();
     let env: Vec<(&str, &str)> = urls.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let outcome = test_cell(log, &env, None, &["test", "-p", DATAFUSION_CRATE]);
+    // The dev profile (no optimisation): DataFusion compiles in about half
+    // the time of the test profile's opt-level 3, and these tests run in
+    // seconds either way.
+    let outcome = test_cell(
+        log,
+        &env,
+        None,
+        &["test", "-p", DATAFUSION_CRATE, "--profile", "dev"],
+    );
     drop(running);
     match outcome {
         Outcome::Passed(summary) if problems.is_empty() => Outcome::Passed(format!(

@@ -687,9 +687,11 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
 }
 
 /// The `hll-datafusion` cell. DataFusion is built twice here and nowhere
-/// else: once as metadata (clippy and rustdoc share it) and once in the
-/// dev profile for the tests; the live tests run in the same `cargo test`
-/// as the others, against servers started for the cell.
+/// else: once as metadata for clippy (rustdoc then re-checks only the
+/// few crates whose features the dev-dependencies change: num-bigint up to
+/// datafusion) and once in the dev profile for the tests; the live tests
+/// run in the same `cargo test` as the others, against servers started
+/// for the cell.
 fn datafusion_cell(root: &Path, log: &Path) -> Outcome {
     if !util::ensure_component(None, "clippy", log) {
         return Outcome::Skipped("clippy unavailable".into());

@@ -72,9 +72,12 @@ use datafusion::prelude::SessionContext;
 /// (see the crate docs).
 ///
 /// ```
+/// use datafusion::logical_expr::registry::FunctionRegistry;
+///
 /// let ctx = datafusion::prelude::SessionContext::new();
 /// hll_datafusion::register(&ctx);
 /// assert!(ctx.udaf("redis_hll").is_ok());
+/// assert!(ctx.udf("redis_hll_count").is_ok());
 /// ```
 pub fn register(ctx: &SessionContext) {
     ctx.register_udaf(redis_hll());

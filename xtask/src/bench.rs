@@ -160,6 +160,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
         print!("{HELP}");
         return Ok(());
     }
+    if let Some(done) = crate::bench_datafusion::requested(args) {
+        return done;
+    }
     let o = parse(args)?;
     let root = root();
     std::env::set_current_dir(&root).map_err(|e| e.to_string())?;

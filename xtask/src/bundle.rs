@@ -65,6 +65,8 @@ pub fn main(args: &[String]) -> Result<(), String> {
             "xtask",
             "--exclude",
             "benches",
+            "--exclude",
+            "hll-datafusion",
             "--lib",
             "--tests",
             "--no-run",

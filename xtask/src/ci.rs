@@ -62,7 +62,26 @@ pub struct Ctx {
 /// The declared `rust-version` of every published crate.
 const MSRV: &str = "1.89";
 
-const CROSS_EXCLUDES: [&str; 4] = ["--exclude", "xtask", "--exclude", "benches"];
+/// The optional features the native clippy and test cells turn on (every
+/// feature whose code needs no server or extra toolchain).
+const NATIVE_FEATURES: &str = "hll/serde,hll/redis,memeq/hashbrown";
+
+const CROSS_EXCLUDES: [&str; 6] = [
+    "--exclude",
+    "xtask",
+    "--exclude",
+    "benches",
+    "--exclude",
+    DATAFUSION_CRATE,
+];
+
+/// The crate that depends on DataFusion: built, linted, documented and
+/// tested in its own cell only (a DataFusion build takes 10+ minutes here).
+const DATAFUSION_CRATE: &str = "hll-datafusion";
+
+/// `--exclude` of [`DATAFUSION_CRATE`], for the `--workspace` commands that
+/// keep xtask and benches.
+const DATAFUSION_EXCLUDE: [&str; 2] = ["--exclude", DATAFUSION_CRATE];
 
 fn cells(ctx: &Ctx) -> Vec<Cell> {
     let mut v: Vec<Cell> = Vec::new();
@@ -95,16 +114,10 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                 return Outcome::Skipped("clippy unavailable".into());
             }
             run_cell(
-                Command::new(cargo()).args([
-                    "clippy",
-                    "--workspace",
-                    "--all-targets",
-                    "--features",
-                    "hll/serde",
-                    "--",
-                    "-D",
-                    "warnings",
-                ]),
+                Command::new(cargo())
+                    .args(["clippy", "--workspace", "--all-targets"])
+                    .args(DATAFUSION_EXCLUDE)
+                    .args(["--features", NATIVE_FEATURES, "--", "-D", "warnings"]),
                 "no warnings",
                 log,
             )
@@ -203,7 +216,8 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
             run_cell(
                 Command::new(cargo())
                     .env("RUSTDOCFLAGS", "-D warnings")
-                    .args(["doc", "--workspace", "--no-deps"]),
+                    .args(["doc", "--workspace", "--no-deps"])
+                    .args(DATAFUSION_EXCLUDE),
                 "docs build",
                 log,
             )
@@ -243,7 +257,14 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                 log,
                 &[],
                 None,
-                &["test", "--workspace", "--features", "hll/serde"],
+                &[
+                    "test",
+                    "--workspace",
+                    "--exclude",
+                    DATAFUSION_CRATE,
+                    "--features",
+                    NATIVE_FEATURES,
+                ],
             )
         }),
     );
@@ -265,7 +286,15 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                         log,
                         &[("CPU_DETECT_MAX_LEVEL", cap)],
                         None,
-                        &["test", "--workspace", "--lib", "--tests", "--examples"],
+                        &[
+                            "test",
+                            "--workspace",
+                            "--exclude",
+                            DATAFUSION_CRATE,
+                            "--lib",
+                            "--tests",
+                            "--examples",
+                        ],
                     )
                 }),
             );
@@ -316,6 +345,8 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                             "xtask",
                             "--exclude",
                             "benches",
+                            "--exclude",
+                            DATAFUSION_CRATE,
                         ],
                     )
                 }),
@@ -631,6 +662,8 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                         "xtask",
                         "--exclude",
                         "benches",
+                        "--exclude",
+                        DATAFUSION_CRATE,
                         "--target-dir",
                     ])
                     .arg(&target),
@@ -664,6 +697,11 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
         }),
     );
     add(
+        DATAFUSION_CRATE,
+        "hll-datafusion alone, the one cell that builds DataFusion: clippy -D warnings, cargo doc with warnings denied, its tests and doctests, its live tests against Redis and Valkey",
+        Box::new(|ctx, log| datafusion_cell(&ctx.root, log)),
+    );
+    add(
         "golden",
         "live differential tests against Redis and Valkey",
         Box::new(|ctx, log| match servers::golden(&ctx.root, log) {
@@ -673,6 +711,69 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
         }),
     );
     v
+}
+
+/// The `hll-datafusion` cell. DataFusion is built twice here and nowhere
+/// else: once as metadata for clippy (rustdoc then re-checks only the
+/// few crates whose features the dev-dependencies change: num-bigint up to
+/// datafusion) and once in the dev profile for the tests; the live tests
+/// run in the same `cargo test` as the others, against servers started
+/// for the cell.
+fn datafusion_cell(root: &Path, log: &Path) -> Outcome {
+    if !util::ensure_component(None, "clippy", log) {
+        return Outcome::Skipped("clippy unavailable".into());
+    }
+    let clippy = util::run_logged(
+        Command::new(cargo())
+            .args(["clippy", "-p", DATAFUSION_CRATE, "--all-targets"])
+            .args(["--", "-D", "warnings"]),
+        log,
+    );
+    if !clippy {
+        return Outcome::Failed(format!("clippy: see {}", log.display()));
+    }
+    let doc = util::run_logged(
+        Command::new(cargo())
+            .env("RUSTDOCFLAGS", "-D warnings")
+            .args(["doc", "-p", DATAFUSION_CRATE, "--no-deps"]),
+        log,
+    );
+    if !doc {
+        return Outcome::Failed(format!("cargo doc: see {}", log.display()));
+    }
+    let (running, problems) = servers::start_both(root, log);
+    let urls: Vec<(&str, String)> = running
+        .iter()
+        .map(|s| {
+            let var = if s.name == "redis" {
+                "REDIS_URL"
+            } else {
+                "VALKEY_URL"
+            };
+            (var, s.url())
+        })
+        .collect();
+    let env: Vec<(&str, &str)> = urls.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    // The dev profile (no optimisation): DataFusion compiles in about half
+    // the time of the test profile's opt-level 3, and these tests run in
+    // seconds either way.
+    let outcome = test_cell(
+        log,
+        &env,
+        None,
+        &["test", "-p", DATAFUSION_CRATE, "--profile", "dev"],
+    );
+    drop(running);
+    match outcome {
+        Outcome::Passed(summary) if problems.is_empty() => Outcome::Passed(format!(
+            "clippy and docs clean; {summary} (live: redis and valkey)"
+        )),
+        Outcome::Passed(summary) => Outcome::Passed(format!(
+            "clippy and docs clean; {summary} (live parts skipped: {})",
+            problems.join("; ")
+        )),
+        other => other,
+    }
 }
 
 /// Runs one command for a cell: passed with `good`, or failed pointing at the
@@ -780,13 +881,9 @@ fn minimal_versions(root: &Path, log: &Path) -> Outcome {
     let target = dir.join("target");
     let mut check = Command::new(cargo());
     check
-        .args([
-            "check",
-            "--workspace",
-            "--all-targets",
-            "--features",
-            "hll/serde",
-        ])
+        .args(["check", "--workspace", "--all-targets"])
+        .args(DATAFUSION_EXCLUDE)
+        .args(["--features", "hll/serde"])
         .current_dir(&ws)
         .env("CARGO_TARGET_DIR", &target);
     if !util::run_logged(&mut check, log) {

@@ -2,6 +2,7 @@
 //! pattern: one binary, subcommands, few dependencies).
 
 mod bench;
+mod bench_datafusion;
 mod bench_types;
 mod bundle;
 mod ci;

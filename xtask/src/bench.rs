@@ -876,7 +876,9 @@ fn fmt_throughput(m: &Measurement) -> String {
     }
 }
 
-fn machine_header() -> String {
+/// The CPU model, the cores visible and `rustc -V` (empty where no rustc
+/// runs, as in a bundled run).
+fn machine() -> (String, usize, String) {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|s| {
@@ -890,6 +892,11 @@ fn machine_header() -> String {
         .map(|n| n.get())
         .unwrap_or(1);
     let rustc = util::output(Command::new("rustc").arg("-V")).unwrap_or_default();
+    (cpu, cores, rustc)
+}
+
+fn machine_header() -> String {
+    let (cpu, cores, rustc) = machine();
     let cap = cpu_detect::ceiling()
         .map(|c| c.to_string())
         .unwrap_or_else(|| "none".into());
@@ -1125,19 +1132,7 @@ fn is_bound(function: &str) -> bool {
 
 /// The lines above every crate's table: machine, date, commit, mode.
 fn readme_header(o: &Options, notes: &[String]) -> String {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines().find_map(|l| {
-                l.strip_prefix("model name")
-                    .map(|v| v.trim_start_matches([' ', '\t', ':']).to_string())
-            })
-        })
-        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
-    let cores = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
-    let rustc = util::output(Command::new("rustc").arg("-V")).unwrap_or_default();
+    let (cpu, cores, rustc) = machine();
     // `rustc 1.95.0 (hash date)` -> `rustc 1.95.0`.
     let rustc: String = rustc
         .split_whitespace()

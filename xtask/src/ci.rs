@@ -336,18 +336,10 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
                         ],
                         None,
                         &[
-                            "test",
-                            "--workspace",
-                            "--lib",
-                            "--tests",
-                            "--examples",
-                            "--exclude",
-                            "xtask",
-                            "--exclude",
-                            "benches",
-                            "--exclude",
-                            DATAFUSION_CRATE,
-                        ],
+                            ["test", "--workspace", "--lib", "--tests", "--examples"].as_slice(),
+                            &CROSS_EXCLUDES,
+                        ]
+                        .concat(),
                     )
                 }),
             );
@@ -654,18 +646,9 @@ fn cells(ctx: &Ctx) -> Vec<Cell> {
             forget_packaged(&crates, log);
             let outcome = run_cell(
                 Command::new(cargo())
-                    .args([
-                        "package",
-                        "--workspace",
-                        "--allow-dirty",
-                        "--exclude",
-                        "xtask",
-                        "--exclude",
-                        "benches",
-                        "--exclude",
-                        DATAFUSION_CRATE,
-                        "--target-dir",
-                    ])
+                    .args(["package", "--workspace", "--allow-dirty"])
+                    .args(CROSS_EXCLUDES)
+                    .arg("--target-dir")
                     .arg(&target),
                 "all crates package and verify",
                 log,

@@ -834,7 +834,14 @@ fn minimal_versions(root: &Path, log: &Path) -> Outcome {
         return Outcome::Skipped("not a git checkout (git ls-files failed)".into());
     };
     let mut copied = 0usize;
-    for rel in list.split('\0').filter(|s| !s.is_empty()) {
+    // DataFusion's crates pin their own lower bounds (e.g. hex 0.4.3 against
+    // the workspace's 0.4), which only its own cell resolves: the copy leaves
+    // the crate out, and with it out of the `crates/*` members.
+    let datafusion_dir = format!("crates/{DATAFUSION_CRATE}/");
+    for rel in list
+        .split('\0')
+        .filter(|s| !s.is_empty() && !s.starts_with(&datafusion_dir))
+    {
         let from = root.join(rel);
         // Deleted but still tracked, or a submodule: nothing to copy.
         if !from.is_file() {

@@ -460,8 +460,7 @@ fn from_bytes_stays_inside_the_input() {
         for n in cuts {
             let want = Hll::from_bytes(&s[..n]).map(|h| h.into_bytes());
             for back in [true, false] {
-                let b = if back { g.back(n) } else { g.front(n) };
-                b.copy_from_slice(&s[..n]);
+                let b = g.place(&s[..n], back);
                 let got = Hll::from_bytes(b).map(|h| h.into_bytes());
                 match (&got, &want) {
                     (Ok(x), Ok(y)) => assert_eq!(x, y, "len {n}"),

@@ -305,15 +305,7 @@ fn every_hash_kernel_stays_inside_each_element() {
                 .iter_mut()
                 .zip(&lens)
                 .enumerate()
-                .map(|(l, (g, &n))| {
-                    let s = if (len + l) % 2 == 0 {
-                        g.back(n)
-                    } else {
-                        g.front(n)
-                    };
-                    s.copy_from_slice(&bytes[..n]);
-                    &*s
-                })
+                .map(|(l, (g, &n))| &*g.place(&bytes[..n], (len + l) % 2 == 0))
                 .collect();
             let mut out = [0u64; 8];
             k.hash_batch(&elements, &mut out);

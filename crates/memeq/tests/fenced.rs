@@ -16,10 +16,8 @@ fn for_each_fenced_pair(mut check: impl FnMut(&[u8], &[u8])) {
     let max = simd_core::testing::scaled(MAX, 40);
     for n in 0..=max {
         for (a_back, b_back) in [(true, true), (false, false), (true, false), (false, true)] {
-            let a = if a_back { ga.back(n) } else { ga.front(n) };
-            a.copy_from_slice(&bytes[..n]);
-            let b = if b_back { gb.back(n) } else { gb.front(n) };
-            b.copy_from_slice(&bytes[..n]);
+            ga.place(&bytes[..n], a_back);
+            gb.place(&bytes[..n], b_back);
             let a = if a_back { ga.back(n) } else { ga.front(n) };
             let b = if b_back { gb.back(n) } else { gb.front(n) };
             check(a, b);

@@ -262,6 +262,21 @@ impl Guarded {
         // borrowed mutably from `self`.
         unsafe { core::slice::from_raw_parts_mut(self.data, len) }
     }
+
+    /// A copy of `bytes` flush against the upper fence (`at_back`) or the
+    /// lower one: reading one byte past either end of it faults.
+    ///
+    /// # Panics
+    /// If `bytes` is longer than the capacity asked for (rounded up to pages).
+    pub fn place(&mut self, bytes: &[u8], at_back: bool) -> &mut [u8] {
+        let s = if at_back {
+            self.back(bytes.len())
+        } else {
+            self.front(bytes.len())
+        };
+        s.copy_from_slice(bytes);
+        s
+    }
 }
 
 impl Drop for Guarded {

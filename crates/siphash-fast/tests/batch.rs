@@ -137,13 +137,7 @@ fn batches_stay_inside_every_input() {
                 } else {
                     (round + 7 * i) % 65
                 };
-                let s = if (i + round) % 2 == 0 {
-                    g.back(n)
-                } else {
-                    g.front(n)
-                };
-                s.copy_from_slice(&bytes[..n]);
-                &*s
+                &*g.place(&bytes[..n], (i + round) % 2 == 0)
             })
             .collect();
         check(&format!("fenced round {round}"), &inputs);

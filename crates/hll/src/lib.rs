@@ -97,7 +97,11 @@
 //! into the byte-per-register accumulator. [`kernels`] lists them.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
-#![deny(missing_docs, unsafe_op_in_unsafe_fn)]
+#![deny(
+    missing_docs,
+    unsafe_op_in_unsafe_fn,
+    clippy::undocumented_unsafe_blocks
+)]
 // A pure function whose result is dropped is a bug in the caller.
 #![warn(clippy::must_use_candidate, clippy::return_self_not_must_use)]
 

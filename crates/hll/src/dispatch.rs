@@ -1,6 +1,7 @@
-//! Which kernel runs: the kernel table (best first, ending with scalar),
-//! the cached dispatchers, and the public [`Kernel`] handles tests and
-//! benchmarks use to reach every kernel.
+//! Which kernel runs: the register kernels' table and the batch hash
+//! kernels' table (each best first, ending with scalar) and the cached
+//! dispatchers. `crate::kernel` wraps the tables' entries in the public
+//! handles tests and benchmarks use to reach every kernel.
 //!
 //! Every operation works on whole HLLs (12 KiB / 16 KiB), so there is no
 //! small-input path: one indirect call is noise next to the work.
@@ -169,8 +170,7 @@ simd_core::dispatch! {
 /// the kernel's features.
 pub(crate) type HashBatchFn = unsafe fn(&[&[u8]], &mut [u64]);
 
-// A table of its own: the AVX-512F hash kernel needs other features than
-// the register kernels (F alone, not VBMI) and is listed but picked nowhere.
+// A table of its own: its AVX-512F kernel needs F alone (no VBMI) and is picked nowhere.
 /// The batch hash kernels, best first, ending with scalar. The AVX-512F
 /// kernel measured no faster than the scalar loop (see its file); there is
 /// no AVX2 or NEON kernel: neither has a 64-bit multiply, and the 32-bit

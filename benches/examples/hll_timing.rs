@@ -311,7 +311,10 @@ fn batch() {
     for (k, x) in hk.iter().zip(&t[4..]) {
         print!("  hash_batch {} {:.2}", k.name(), x);
     }
-    println!("  (hash only; selected {})", hll::selected_hash_kernel());
+    println!(
+        "  (hash only; selected {})",
+        hll::selected_hash_kernel().name()
+    );
 
     let sparse = benches::hex_elements(0x5eed, 1000);
     let t = benches::min_ns(

@@ -4,6 +4,7 @@
 use core::fmt;
 
 /// The class of a rejected string, matching what Redis and Valkey answer.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
     /// Not a HyperLogLog string at all: too short, wrong magic, unknown

@@ -97,7 +97,11 @@
 //! into the byte-per-register accumulator. [`kernels`] lists them.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
-#![deny(missing_docs, unsafe_op_in_unsafe_fn)]
+#![deny(
+    missing_docs,
+    unsafe_op_in_unsafe_fn,
+    clippy::undocumented_unsafe_blocks
+)]
 // A pure function whose result is dropped is a bug in the caller.
 #![warn(clippy::must_use_candidate, clippy::return_self_not_must_use)]
 
@@ -115,21 +119,24 @@ mod dispatch;
 mod error;
 mod estimate;
 mod hash;
+mod kernel;
 mod kernels;
 #[cfg(feature = "redis")]
 mod redis_impl;
 #[cfg(feature = "serde")]
 mod serde_impl;
 mod sparse;
+mod traits;
+mod union;
 
 use alloc::vec::Vec;
-use core::fmt;
 
-pub use dispatch::{
-    hash_kernels, kernels, selected_hash_kernel, selected_kernel, HashKernel, Kernel,
-};
 pub use error::{Error, ErrorKind};
 pub use hash::{hash, hash_batch, murmurhash64a, SEED};
+pub use kernel::{
+    hash_kernels, kernels, selected_hash_kernel, selected_kernel, HashKernel, Kernel,
+};
+pub use simd_core::Level;
 
 /// Index bits.
 const P: u32 = 14;
@@ -169,25 +176,6 @@ pub struct Hll {
     /// sparse add and dropped by every other edit of the opcodes (merge,
     /// promotion). Not part of the value.
     index: Option<alloc::boxed::Box<sparse::Index>>,
-}
-
-impl Default for Hll {
-    fn default() -> Hll {
-        Hll::new()
-    }
-}
-
-impl PartialEq for Hll {
-    fn eq(&self, other: &Hll) -> bool {
-        self.bytes == other.bytes
-    }
-}
-impl Eq for Hll {}
-
-impl core::hash::Hash for Hll {
-    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
-        self.bytes.hash(state)
-    }
 }
 
 impl Hll {
@@ -589,7 +577,7 @@ impl Hll {
         let mut buf = kernels::Aligned(kernels::uninit());
         let inputs = core::iter::once(&*self).chain(others.iter().copied());
         let any_dense = inputs.clone().any(|h| !h.is_sparse());
-        let raw = union_registers(inputs, &mut buf.0);
+        let raw = union::union_registers(inputs, &mut buf.0);
         if any_dense {
             if self.is_sparse() {
                 // Registers of `self` are in `raw` already.
@@ -668,206 +656,13 @@ impl Hll {
 #[must_use]
 pub fn count_union(hlls: &[&Hll]) -> u64 {
     let mut buf = kernels::Aligned(kernels::uninit());
-    let raw = union_registers(hlls.iter().copied(), &mut buf.0);
+    let raw = union::union_registers(hlls.iter().copied(), &mut buf.0);
     estimate::estimate(&dispatch::histogram_raw(raw))
-}
-
-/// The register-wise max of `hlls` in `buf`, each input read once. The
-/// dense inputs (the first [`UNION_AT_ONCE`]) go through one union kernel
-/// call, which writes every byte of the uninitialised buffer (that spares
-/// zeroing 16 KiB first; with no dense input the kernel writes zeros);
-/// the sparse inputs and any further dense ones are maxed in after.
-fn union_registers<'a, 'h>(
-    hlls: impl Iterator<Item = &'h Hll> + Clone,
-    buf: &'a mut kernels::Uninit<REGISTERS>,
-) -> &'a mut [u8; REGISTERS] {
-    let mut bodies = hlls
-        .clone()
-        .filter(|h| !h.is_sparse())
-        .map(|h| dense::body(&h.bytes));
-    let n = match bodies.next() {
-        Some(first) => {
-            let mut dense = [first; UNION_AT_ONCE];
-            let mut n = 1;
-            for (d, b) in dense[1..].iter_mut().zip(bodies) {
-                *d = b;
-                n += 1;
-            }
-            dispatch::union(&dense[..n], buf);
-            n
-        }
-        None => {
-            dispatch::union(&[], buf);
-            0
-        }
-    };
-    // SAFETY: union wrote every byte of buf.
-    let raw = unsafe { kernels::assume_init(buf) };
-    let mut dense_seen = 0;
-    for h in hlls {
-        if !h.is_sparse() {
-            dense_seen += 1;
-            if dense_seen <= n {
-                continue;
-            }
-        }
-        h.max_into(raw);
-    }
-    raw
-}
-
-/// How many dense inputs [`union_registers`] hands to one union kernel call
-/// (a stack array of references; the AVX2 kernel takes four per pass).
-const UNION_AT_ONCE: usize = 16;
-
-/// `PFDEBUG DECODE` for sparse HLLs (`z:N` ZERO, `Z:N` XZERO, `v:V,N` VAL,
-/// space separated); for dense ones `dense` and the number of non-zero
-/// registers.
-///
-/// ```
-/// let mut h = hll::Hll::new();
-/// h.add(b"a");
-/// assert_eq!(h.to_string(), "Z:12711 v:2,1 Z:3672");
-/// ```
-impl fmt::Display for Hll {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_sparse() {
-            sparse::decode(&self.bytes, f)
-        } else {
-            let set = self.registers().iter().filter(|&&r| r != 0).count();
-            write!(f, "dense ({set} registers set)")
-        }
-    }
-}
-
-impl fmt::Debug for Hll {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Hll")
-            .field(
-                "encoding",
-                &if self.is_sparse() { "sparse" } else { "dense" },
-            )
-            .field("len", &self.bytes.len())
-            .field("cached_count", &self.cached_count())
-            .field("sparse_max_bytes", &self.sparse_max_bytes)
-            .finish()
-    }
-}
-
-impl AsRef<[u8]> for Hll {
-    fn as_ref(&self) -> &[u8] {
-        &self.bytes
-    }
-}
-
-impl TryFrom<&[u8]> for Hll {
-    type Error = Error;
-    fn try_from(bytes: &[u8]) -> Result<Hll, Error> {
-        Hll::from_bytes(bytes)
-    }
-}
-
-impl TryFrom<Vec<u8>> for Hll {
-    type Error = Error;
-    fn try_from(bytes: Vec<u8>) -> Result<Hll, Error> {
-        Hll::from_vec(bytes)
-    }
-}
-
-impl From<Hll> for Vec<u8> {
-    fn from(h: Hll) -> Vec<u8> {
-        h.bytes
-    }
-}
-
-/// Adds every element in order, as [`Hll::add_all`] (`PFADD key e1 e2 ...`;
-/// the same bytes as one [`add`](Hll::add) per element).
-///
-/// ```
-/// let mut h = hll::Hll::new();
-/// h.extend(["a", "b"]);
-/// h.extend(vec![b"c".to_vec()]);
-/// let mut one_by_one = hll::Hll::new();
-/// for e in ["a", "b", "c"] {
-///     one_by_one.add(e.as_bytes());
-/// }
-/// assert_eq!(h, one_by_one);
-/// ```
-impl<T: AsRef<[u8]>> Extend<T> for Hll {
-    fn extend<I: IntoIterator<Item = T>>(&mut self, elements: I) {
-        self.add_all(elements);
-    }
-}
-
-/// A new HLL holding the elements, added in order as by [`Hll::add_all`]
-/// (sparse until it outgrows the sparse size limit, as on a server).
-///
-/// ```
-/// let h: hll::Hll = ["apple", "pear", "apple"].into_iter().collect();
-/// let mut by_add = hll::Hll::new();
-/// by_add.add_all(["apple", "pear", "apple"]);
-/// assert_eq!(h, by_add);
-/// assert_eq!(h.estimate(), 2);
-/// ```
-impl<T: AsRef<[u8]>> FromIterator<T> for Hll {
-    fn from_iter<I: IntoIterator<Item = T>>(elements: I) -> Hll {
-        let mut h = Hll::new();
-        h.add_all(elements);
-        h
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Equality and hashing follow the bytes: equal strings are equal and
-    /// hash alike, one more register set makes them differ.
-    #[test]
-    fn eq_and_hash_follow_the_bytes() {
-        extern crate std;
-        use core::hash::BuildHasher;
-        let (mut a, mut b) = (Hll::new(), Hll::new());
-        a.add(b"x");
-        b.add(b"x");
-        assert!(a == b);
-        let fixed = std::collections::hash_map::RandomState::new();
-        let h = |x: &Hll| fixed.hash_one(x);
-        assert_eq!(h(&a), h(&b));
-        b.add(b"y");
-        assert!(a != b);
-        assert_ne!(h(&a), h(&b));
-    }
-
-    /// The conversions and formatting traits say what the type's docs say.
-    #[test]
-    fn conversions_and_formatting() {
-        extern crate std;
-        use std::format;
-        let mut h = Hll::new();
-        h.add(b"a");
-        let bytes = h.as_bytes().to_vec();
-        assert_eq!(AsRef::<[u8]>::as_ref(&h), &bytes[..]);
-        assert_eq!(Hll::try_from(&bytes[..]).unwrap(), h);
-        assert_eq!(Hll::try_from(bytes.clone()).unwrap(), h);
-        assert!(Hll::try_from(&bytes[..15]).is_err());
-        assert!(Hll::try_from(bytes[..15].to_vec()).is_err());
-        assert_eq!(Vec::from(h.clone()), bytes);
-        assert_eq!(
-            format!("{h:?}"),
-            "Hll { encoding: \"sparse\", len: 21, cached_count: None, sparse_max_bytes: 3000 }"
-        );
-        let mut d = Hll::new().with_sparse_max_bytes(0);
-        d.add(b"a");
-        d.add(b"b");
-        assert_eq!(format!("{d}"), "dense (2 registers set)");
-        let e = Hll::from_bytes(b"HYL").unwrap_err();
-        assert_eq!(e.reason(), "shorter than the 16-byte header");
-        assert_eq!(
-            format!("{e}"),
-            "WRONGTYPE not a valid HyperLogLog string: shorter than the 16-byte header (at byte offset 3)"
-        );
-    }
 
     /// A header with no body: long enough to be a HyperLogLog string, but
     /// its sparse opcodes cover no registers (servers answer INVALIDOBJ);
@@ -878,40 +673,5 @@ mod tests {
         assert_eq!(e.kind(), ErrorKind::Corrupted);
         let e = Hll::from_bytes(&EMPTY[..HDR - 1]).unwrap_err();
         assert_eq!((e.kind(), e.offset()), (ErrorKind::NotHll, HDR - 1));
-    }
-
-    /// Small enough for Miri, which checks the uninitialised-buffer paths
-    /// (the first dense input unpacked without a zeroed accumulator, the
-    /// promotion packed into spare capacity) with the scalar kernels.
-    #[test]
-    fn union_seeded_by_first_dense_input() {
-        let mut sparse = Hll::new();
-        let mut dense_a = Hll::new().with_sparse_max_bytes(0);
-        let mut dense_b = Hll::new().with_sparse_max_bytes(0);
-        for i in 0..40u64 {
-            sparse.add_hash((i + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-            dense_a.add_hash(i.wrapping_mul(0xc2b2_ae3d_27d4_eb4f));
-            dense_b.add_hash(i ^ 0x1234_5678);
-        }
-        assert!(sparse.is_sparse() && !dense_a.is_sparse() && !dense_b.is_sparse());
-        let all = [&sparse, &dense_a, &dense_b];
-        let mut want = [0u8; REGISTERS];
-        for h in all {
-            for (w, r) in want.iter_mut().zip(h.registers()) {
-                *w = (*w).max(r);
-            }
-        }
-        for r in 0..3 {
-            let order: [&Hll; 3] = core::array::from_fn(|i| all[(i + r) % 3]);
-            let mut m = order[0].clone();
-            m.merge(&order[1..]);
-            assert_eq!(m.registers(), want, "rotation {r}");
-            assert_eq!(m.as_bytes().len(), DENSE_BYTES);
-            assert_eq!(count_union(&order), m.estimate(), "rotation {r}");
-        }
-        let mut promoted = sparse.clone();
-        promoted.merge(&[&dense_a]);
-        assert_eq!(&promoted.as_bytes()[..4], b"HYLL");
-        assert_eq!(count_union(&[]), 0);
     }
 }

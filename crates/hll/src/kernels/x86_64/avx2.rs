@@ -77,9 +77,9 @@ pub(super) unsafe fn union_with<const MUL: bool>(
         return;
     };
     let p = |k: usize, g: &[&[u8; DENSE_BODY]]| g[k].as_ptr();
-    // SAFETY (all): AVX2 as ours; each body is DENSE_BODY bytes; `o` is
-    // 16384 writable bytes, read (`MAX`) only after the first group wrote
-    // all of them.
+    // SAFETY: every call below needs AVX2, as ours does; each body is
+    // DENSE_BODY bytes; `o` is 16384 writable bytes, read (`MAX`) only
+    // after the first group wrote all of them.
     unsafe {
         match first.len() {
             1 => union_to::<1, false, MUL>([p(0, first)], o),
@@ -113,7 +113,9 @@ pub(super) unsafe fn unpack_to<const MAX: bool, const MUL: bool>(
     dense: &[u8; DENSE_BODY],
     out: *mut u8,
 ) {
-    // SAFETY: forwarded.
+    // SAFETY: `union_to` needs what our caller vouches for (AVX2, `out`
+    // writable for 16384 bytes, initialised when `MAX`), and `dense` is
+    // DENSE_BODY readable bytes.
     unsafe { union_to::<1, MAX, MUL>([dense.as_ptr()], out) }
 }
 

@@ -24,8 +24,17 @@ use crate::Level;
 ///     assert_eq!(k.bitop_count(BitOp::Xor, &[&[0xff; 300], &[0x0f; 100]]), Ok(2000));
 /// }
 /// ```
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Kernel(simd_core::Kernel<Fns>);
+
+impl core::fmt::Debug for Kernel {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Kernel")
+            .field("name", &self.name())
+            .field("level", &self.level())
+            .finish()
+    }
+}
 
 impl Kernel {
     /// The kernel's name: `avx512`, `avx512bw`, `avx2`, `popcnt`, `neon`,

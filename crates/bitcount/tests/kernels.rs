@@ -42,6 +42,14 @@ fn selected_kernel_is_the_first_the_ceiling_allows() {
     assert_eq!(picked.name(), first.name());
     assert_eq!(picked.level(), first.level());
     assert!(cpu_detect::max_level().includes(picked.level()));
+    assert_eq!(
+        format!("{picked:?}"),
+        format!(
+            "Kernel {{ name: {:?}, level: {:?} }}",
+            picked.name(),
+            picked.level()
+        )
+    );
     eprintln!(
         "selected under {:?}: {}",
         cpu_detect::max_level(),

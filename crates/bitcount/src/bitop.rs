@@ -5,7 +5,7 @@ use core::fmt;
 use core::mem::MaybeUninit;
 use core::str::FromStr;
 
-use crate::dispatch::{self, BitopCountFn, BitopFn};
+use crate::dispatch;
 
 /// A `BITOP` operation. X is the first source, Y1..Yn the others; every
 /// source counts as zero-padded on the right to the longest one.
@@ -146,7 +146,7 @@ impl core::error::Error for BitopError {}
 /// The length of `op`'s result over `sources`: the longest source (NOT:
 /// the only one).
 #[inline(always)]
-fn result_len(sources: &[&[u8]]) -> usize {
+pub(crate) fn result_len(sources: &[&[u8]]) -> usize {
     sources.iter().map(|s| s.len()).max().unwrap_or(0)
 }
 
@@ -223,12 +223,12 @@ pub fn bitop_count(op: BitOp, sources: &[&[u8]]) -> Result<u64, BitopError> {
 }
 
 /// The destination of a kernel: `n` bytes it writes in full.
-type Out<'a> = &'a mut [MaybeUninit<u8>];
+pub(crate) type Out<'a> = &'a mut [MaybeUninit<u8>];
 
 /// [`bitop`] with a given kernel.
 #[cfg(feature = "alloc")]
 #[inline(always)]
-fn bitop_vec_with(
+pub(crate) fn bitop_vec_with(
     op: BitOp,
     dest: &mut alloc::vec::Vec<u8>,
     sources: &[&[u8]],
@@ -246,7 +246,7 @@ fn bitop_vec_with(
 
 /// [`bitop_into`] with a given kernel.
 #[inline(always)]
-fn bitop_slice_with(
+pub(crate) fn bitop_slice_with(
     op: BitOp,
     dest: &mut [u8],
     sources: &[&[u8]],
@@ -263,91 +263,4 @@ fn bitop_slice_with(
     let out = unsafe { &mut *(dest as *mut [u8] as *mut [MaybeUninit<u8>]) };
     kernel(op, out, sources);
     Ok(n)
-}
-
-/// One BITOP kernel the running CPU supports (from [`bitop_kernels`]): the
-/// operation and its count through one instruction set, without the
-/// small-input path or the dispatcher, for tests and benchmarks.
-#[derive(Clone, Copy, Debug)]
-pub struct BitopKernel {
-    combine: simd_core::Kernel<BitopFn>,
-    count: simd_core::Kernel<BitopCountFn>,
-}
-
-impl BitopKernel {
-    /// The kernel's name: `avx512`, `avx2`, `neon` or `scalar`.
-    #[must_use]
-    pub fn name(&self) -> &'static str {
-        self.combine.name()
-    }
-
-    /// The tier the kernel was written for.
-    #[must_use]
-    pub fn level(&self) -> cpu_detect::Level {
-        self.combine.level()
-    }
-
-    /// [`bitop`] through this kernel.
-    ///
-    /// # Errors
-    /// As [`bitop`].
-    #[cfg(feature = "alloc")]
-    pub fn bitop(
-        &self,
-        op: BitOp,
-        dest: &mut alloc::vec::Vec<u8>,
-        sources: &[&[u8]],
-    ) -> Result<usize, BitopError> {
-        let f = self.combine.func();
-        // SAFETY: the handle exists only if the CPU has the kernel's
-        // features, its only safety condition.
-        bitop_vec_with(op, dest, sources, |op, d, s| unsafe {
-            f(op, d, s);
-        })
-    }
-
-    /// [`bitop_into`] through this kernel.
-    ///
-    /// # Errors
-    /// As [`bitop_into`].
-    #[inline]
-    pub fn bitop_into(
-        &self,
-        op: BitOp,
-        dest: &mut [u8],
-        sources: &[&[u8]],
-    ) -> Result<usize, BitopError> {
-        let f = self.combine.func();
-        // SAFETY: as in `bitop`, the handle proves the CPU features.
-        bitop_slice_with(op, dest, sources, |op, d, s| unsafe {
-            f(op, d, s);
-        })
-    }
-
-    /// [`bitop_count`] through this kernel.
-    ///
-    /// # Errors
-    /// As [`bitop`].
-    pub fn bitop_count(&self, op: BitOp, sources: &[&[u8]]) -> Result<u64, BitopError> {
-        op.check(sources.len())?;
-        // SAFETY: as in `bitop`, the handle proves the CPU features.
-        Ok(unsafe { (self.count.func())(op, sources, result_len(sources)) })
-    }
-}
-
-/// Every BITOP kernel the running CPU supports, best first, ending with
-/// `scalar` (the `CPU_DETECT_MAX_LEVEL` ceiling is ignored: this is for
-/// tests and benchmarks).
-///
-/// ```
-/// use bitcount::BitOp;
-/// for k in bitcount::bitop_kernels() {
-///     assert_eq!(k.bitop_count(BitOp::Xor, &[&[0xff; 300], &[0x0f; 100]]), Ok(2000));
-/// }
-/// ```
-pub fn bitop_kernels() -> impl Iterator<Item = BitopKernel> {
-    simd_core::supported(&dispatch::BITOP).map(|combine| BitopKernel {
-        combine,
-        count: dispatch::bitop_count_kernel(combine.name()),
-    })
 }

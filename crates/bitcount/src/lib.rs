@@ -39,32 +39,39 @@
 //!
 //! # Kernels
 //!
-//! The first call picks the best kernel the CPU supports (and the
-//! `CPU_DETECT_MAX_LEVEL` ceiling allows) and caches it; later calls cost one
-//! relaxed load and an indirect call (on x86_64 `count` calls its kernel
-//! directly, with no function pointer). Small inputs never reach the
-//! dispatcher: on x86_64 up to 64 bytes are counted inline with POPCNT
-//! (behind one cached CPU check; SWAR without POPCNT; on CPUs with
-//! AVX-512 VPOPCNTDQ/VL and BMI2, one masked 64-byte load and VPOPCNTQ
-//! instead, with no branch on the length), and longer inputs call the
-//! AVX-512, AVX2 or POPCNT kernel the dispatcher would pick directly (the
-//! POPCNT one in place of AVX2 on cores that split 256-bit operations);
-//! elsewhere up to 32 bytes take an inlined scalar path. [`kernels`] lists
-//! every kernel the running CPU supports, for tests and benchmarks:
+//! One table per target lists the kernels, best first; each kernel has a
+//! count, a BITPOS scan and a BITOP. The first call picks the best kernel
+//! the CPU supports and the `CPU_DETECT_MAX_LEVEL` ceiling allows
+//! ([`selected_kernel`]) and caches it; later calls cost one relaxed load
+//! and an indirect call. Nothing runs before `main`. Small inputs never
+//! reach the function pointer: on x86_64 `count` counts up to 64 bytes
+//! inline (behind one cached byte naming the picked kernel: one masked
+//! 64-byte load and VPOPCNTQ on CPUs with AVX-512 VPOPCNTDQ/VL, POPCNT on
+//! words elsewhere, SWAR without POPCNT) and calls the picked kernel's
+//! count directly above that (the POPCNT one in place of AVX2 on cores
+//! that split 256-bit operations); elsewhere up to 32 bytes take an
+//! inlined scalar path. BITPOS scans up to 32 bytes and BITOP results up
+//! to 64 bytes run inline too. [`kernels`] lists every kernel the CPU
+//! supports, whatever the ceiling, for tests and benchmarks:
 //!
 //! ```
 //! let data = [0xa5u8; 1000];
 //! for k in bitcount::kernels() {
 //!     assert_eq!(k.count(&data), 4000, "kernel {}", k.name());
 //! }
+//! let picked = bitcount::selected_kernel();
+//! assert!(bitcount::kernels().any(|k| k.name() == picked.name()));
 //! ```
 //!
-//! | target | count kernels (best first) | BITPOS scan |
-//! |---|---|---|
-//! | x86_64 | `avx512` (VPOPCNTQ), `avx2` (Harley-Seal), `popcnt`, `scalar` | AVX-512, AVX2, SWAR |
-//! | aarch64 | `neon` (CNT + pairwise widening adds), `scalar` | NEON, SWAR |
-//! | riscv64 | `zbb` (`cpop`), `scalar` | SWAR |
-//! | others | `scalar` (SWAR) | SWAR |
+//! | target | kernels (best first) | count | BITPOS scan | BITOP |
+//! |---|---|---|---|---|
+//! | x86_64 | `avx512` | VPOPCNTQ | AVX-512BW | AVX-512 (VPTERNLOGQ) |
+//! | | `avx512bw` (no VPOPCNTDQ) | AVX2 | AVX-512BW | AVX2 |
+//! | | `avx2` | Harley-Seal | AVX2 | AVX2 |
+//! | | `popcnt` | POPCNT | SWAR | `u64` words |
+//! | aarch64 | `neon` | CNT + pairwise widening adds | NEON | NEON |
+//! | riscv64 | `zbb` | `cpop` | SWAR | `u64` words |
+//! | all | `scalar` | SWAR | SWAR | `u64` words |
 //!
 //! # Features
 //! - `std` (default): run-time CPU detection on aarch64/riscv64 and the
@@ -72,7 +79,11 @@
 //!   detection still works.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
-#![deny(missing_docs, unsafe_op_in_unsafe_fn)]
+#![deny(
+    missing_docs,
+    unsafe_op_in_unsafe_fn,
+    clippy::undocumented_unsafe_blocks
+)]
 // A pure function whose result is dropped is a bug in the caller.
 #![warn(clippy::must_use_candidate, clippy::return_self_not_must_use)]
 
@@ -89,12 +100,15 @@ struct ReadmeDoctests;
 
 mod bitop;
 mod dispatch;
+mod kernel;
 mod kernels;
 mod range;
 
 #[cfg(feature = "alloc")]
 pub use bitop::bitop;
-pub use bitop::{bitop_count, bitop_into, bitop_kernels, BitOp, BitopError, BitopKernel};
+pub use bitop::{bitop_count, bitop_into, BitOp, BitopError};
+pub use cpu_detect::Level;
+pub use kernel::{kernels, selected_kernel, Kernel};
 pub use range::{BitposRange, Unit};
 
 /// The number of set bits in `bytes`: `BITCOUNT key` on a string holding
@@ -114,12 +128,24 @@ pub fn count(bytes: &[u8]) -> u64 {
 /// `end` (both inclusive, in bytes or bits; negative values count from the
 /// end, `-1` being the last).
 ///
+/// The server's rules, in its order: two negative indices with
+/// `start > end` answer 0 (checked before anything else); then each
+/// negative index gets the length (in the unit) added, a start still below
+/// 0 becomes 0, an end below 0 becomes 0 and one past the string the last
+/// index; a start past the end then answers 0. So `-10 -20` answers 0 on
+/// any string, while `-20 -10` on a 6-byte string clamps to `0 0` and
+/// counts byte 0.
+///
 /// ```
 /// use bitcount::{count_range, Unit};
 /// assert_eq!(count_range(b"foobar", 0, 0, Unit::Byte), 4); // BITCOUNT k 0 0
 /// assert_eq!(count_range(b"foobar", -2, -1, Unit::Byte), 7); // BITCOUNT k -2 -1
 /// assert_eq!(count_range(b"foobar", 5, 30, Unit::Bit), 17); // BITCOUNT k 5 30 BIT
 /// assert_eq!(count_range(b"foobar", 3, 1, Unit::Byte), 0); // empty range
+/// // Both negative, start > end: 0, although both would clamp to byte 0.
+/// assert_eq!(count_range(b"foobar", -10, -20, Unit::Byte), 0); // BITCOUNT k -10 -20
+/// assert_eq!(count_range(b"foobar", -20, -10, Unit::Byte), 4); // BITCOUNT k -20 -10
+/// assert_eq!(count_range(b"foobar", -1, -3, Unit::Byte), 0); // BITCOUNT k -1 -3
 /// ```
 #[inline]
 #[must_use]
@@ -135,6 +161,10 @@ pub fn count_range(bytes: &[u8], start: i64, end: i64, unit: Unit) -> u64 {
 /// set bits answers the first bit after the string. An empty slice is an
 /// existing empty string: -1 for both bits.
 ///
+/// The range is normalised as in [`count_range`], except that the server's
+/// BITPOS has no rule for two negative indices with `start > end`: they
+/// clamp like any others (`-41 -43` on a 3-byte string searches byte 0).
+///
 /// ```
 /// use bitcount::{bitpos, BitposRange, Unit};
 /// assert_eq!(bitpos(&[0x00, 0x10], true, BitposRange::All), 11); // BITPOS k 1
@@ -142,75 +172,11 @@ pub fn count_range(bytes: &[u8], start: i64, end: i64, unit: Unit) -> u64 {
 /// let r = BitposRange::Between { start: 0, end: 0, unit: Unit::Byte };
 /// assert_eq!(bitpos(&[0x00, 0x10], true, r), -1); // BITPOS k 1 0 0
 /// assert_eq!(bitpos(&[], false, BitposRange::All), -1);
+/// let r = BitposRange::Between { start: -41, end: -43, unit: Unit::Byte };
+/// assert_eq!(bitpos(&[0x35, 0xa6, 0x51], true, r), 2); // BITPOS k 1 -41 -43
 /// ```
 #[inline]
 #[must_use]
 pub fn bitpos(bytes: &[u8], bit: bool, range: BitposRange) -> i64 {
     range::bitpos(bytes, bit, range, dispatch::find_not)
-}
-
-/// One kernel the running CPU supports (from [`kernels`]): its count
-/// function and the BITPOS byte scan of the same instruction set (the SWAR
-/// scan where the set has none of its own).
-///
-/// The methods call the kernel directly, without the small-input path or the
-/// dispatcher, so tests reach every kernel and benchmarks measure each one.
-#[derive(Clone, Copy, Debug)]
-pub struct Kernel {
-    count: simd_core::Kernel<dispatch::CountFn>,
-    find: simd_core::Kernel<dispatch::FindFn>,
-}
-
-impl Kernel {
-    /// The kernel's name: `avx512`, `avx2`, `popcnt`, `neon`, `zbb` or
-    /// `scalar`.
-    #[must_use]
-    pub fn name(&self) -> &'static str {
-        self.count.name()
-    }
-
-    /// The tier the kernel was written for.
-    #[must_use]
-    pub fn level(&self) -> cpu_detect::Level {
-        self.count.level()
-    }
-
-    /// [`count`] through this kernel.
-    #[must_use]
-    pub fn count(&self, bytes: &[u8]) -> u64 {
-        // SAFETY: the handle exists only if the CPU has the kernel's
-        // features, its only safety condition.
-        unsafe { (self.count.func())(bytes) }
-    }
-
-    /// [`count_range`] through this kernel.
-    #[must_use]
-    pub fn count_range(&self, bytes: &[u8], start: i64, end: i64, unit: Unit) -> u64 {
-        range::count_range(bytes, start, end, unit, |b| self.count(b))
-    }
-
-    /// The index of the first byte of `bytes` that is not `skip`, or
-    /// `bytes.len()`: the scan behind [`bitpos`] (`skip` is 0x00 when looking
-    /// for a set bit, 0xff for a clear one).
-    #[must_use]
-    pub fn find_not(&self, bytes: &[u8], skip: u8) -> usize {
-        // SAFETY: as in `count`, the handle proves the CPU features.
-        unsafe { (self.find.func())(bytes, skip) }
-    }
-
-    /// [`bitpos`] through this kernel's scan.
-    #[must_use]
-    pub fn bitpos(&self, bytes: &[u8], bit: bool, range: BitposRange) -> i64 {
-        range::bitpos(bytes, bit, range, |b, s| self.find_not(b, s))
-    }
-}
-
-/// Every kernel the running CPU supports, best first, ending with `scalar`
-/// (the `CPU_DETECT_MAX_LEVEL` ceiling is ignored: this is for tests and
-/// benchmarks).
-pub fn kernels() -> impl Iterator<Item = Kernel> {
-    simd_core::supported(&dispatch::COUNT).map(|count| Kernel {
-        count,
-        find: dispatch::find_kernel(count.name()),
-    })
 }

@@ -6,7 +6,7 @@
 //! the count of `bitop`'s result everywhere; errors and names.
 #![cfg(feature = "alloc")]
 
-use bitcount::{BitOp, BitopError, BitopKernel};
+use bitcount::{BitOp, BitopError, Kernel};
 use proptest::prelude::*;
 use simd_core::testing::{random_bytes, scaled, Guarded, Rng};
 
@@ -50,7 +50,7 @@ fn fits(op: BitOp, k: usize) -> bool {
 
 /// Checks one kernel (and the public functions) on `sources` against the
 /// oracle, through the `Vec`, slice and count forms.
-fn check(k: &BitopKernel, op: BitOp, sources: &[&[u8]], what: &dyn Fn() -> String) {
+fn check(k: &Kernel, op: BitOp, sources: &[&[u8]], what: &dyn Fn() -> String) {
     let want = oracle(op, sources);
     let mut dest = vec![0xa5; 3];
     assert_eq!(
@@ -98,8 +98,8 @@ fn check_public(op: BitOp, sources: &[&[u8]], what: &dyn Fn() -> String) {
     assert_eq!(bitcount::count(&dest), popcount(&want));
 }
 
-fn kernels() -> Vec<BitopKernel> {
-    bitcount::bitop_kernels().collect()
+fn kernels() -> Vec<Kernel> {
+    bitcount::kernels().collect()
 }
 
 #[test]

@@ -32,7 +32,7 @@ fn golden_cases() {
     } else {
         assert_eq!(cases.len(), 104);
     }
-    let kernels: Vec<_> = bitcount::bitop_kernels().collect();
+    let kernels: Vec<_> = bitcount::kernels().collect();
     let (mut results, mut errors) = (0, 0);
     for (i, case) in cases.iter().enumerate() {
         let op: BitOp = case["op"].as_str().expect("op").parse().expect("known op");

@@ -29,6 +29,41 @@ fn kernel_list_ends_with_scalar() {
     eprintln!("kernels on this CPU: {names:?}");
 }
 
+/// `selected_kernel()` is the first of `kernels()` (every kernel the CPU
+/// runs, whatever the ceiling) whose level the ceiling allows, and the
+/// dispatched functions run it: here the BITOP, which above 64 bytes has
+/// no short path of its own.
+#[test]
+fn selected_kernel_is_the_first_the_ceiling_allows() {
+    let picked = bitcount::selected_kernel();
+    let first = bitcount::kernels()
+        .find(|k| cpu_detect::allows(k.level()))
+        .expect("scalar is always allowed");
+    assert_eq!(picked.name(), first.name());
+    assert_eq!(picked.level(), first.level());
+    assert!(cpu_detect::max_level().includes(picked.level()));
+    assert_eq!(
+        format!("{picked:?}"),
+        format!(
+            "Kernel {{ name: {:?}, level: {:?} }}",
+            picked.name(),
+            picked.level()
+        )
+    );
+    eprintln!(
+        "selected under {:?}: {}",
+        cpu_detect::max_level(),
+        picked.name()
+    );
+    let (a, b) = (random_bytes(3, 1000), random_bytes(4, 1000));
+    for op in [bitcount::BitOp::And, bitcount::BitOp::Xor] {
+        assert_eq!(
+            bitcount::bitop_count(op, &[&a, &b]),
+            picked.bitop_count(op, &[&a, &b])
+        );
+    }
+}
+
 #[test]
 fn scalar_and_dispatched_match_naive() {
     let s = scalar();

@@ -55,7 +55,7 @@ fn first_bitop_calls_race() {
             bitcount::bitop(op, &mut dest, sources),
             bitcount::bitop_count(op, sources),
         );
-        let s = bitcount::bitop_kernels().last().expect("never empty");
+        let s = bitcount::kernels().last().expect("never empty");
         assert_eq!(s.name(), "scalar");
         let mut want = Vec::new();
         assert_eq!(first.0, s.bitop(op, &mut want, sources), "thread {t}");
@@ -73,5 +73,5 @@ fn types_are_send_and_sync() {
     send_sync::<bitcount::BitposRange>();
     send_sync::<bitcount::BitOp>();
     send_sync::<bitcount::BitopError>();
-    send_sync::<bitcount::BitopKernel>();
+    send_sync::<bitcount::Level>();
 }

@@ -89,7 +89,8 @@ pub(crate) unsafe trait Lanes: Copy {
     /// The CPU has the instruction set.
     #[inline(always)]
     unsafe fn and3(a: Self, b: Self, c: Self) -> Self {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: the caller guarantees the CPU has the instruction set,
+        // the only condition of the lane operations called here.
         unsafe { Self::and(Self::and(a, b), c) }
     }
     /// `a | b | c`.
@@ -98,7 +99,8 @@ pub(crate) unsafe trait Lanes: Copy {
     /// The CPU has the instruction set.
     #[inline(always)]
     unsafe fn or3(a: Self, b: Self, c: Self) -> Self {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: the caller guarantees the CPU has the instruction set,
+        // the only condition of the lane operations called here.
         unsafe { Self::or(Self::or(a, b), c) }
     }
     /// `a ^ b ^ c`.
@@ -107,7 +109,8 @@ pub(crate) unsafe trait Lanes: Copy {
     /// The CPU has the instruction set.
     #[inline(always)]
     unsafe fn xor3(a: Self, b: Self, c: Self) -> Self {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: the caller guarantees the CPU has the instruction set,
+        // the only condition of the lane operations called here.
         unsafe { Self::xor(Self::xor(a, b), c) }
     }
     /// `t | (a & b)`: ONE's "seen twice" update for one source.
@@ -116,7 +119,8 @@ pub(crate) unsafe trait Lanes: Copy {
     /// The CPU has the instruction set.
     #[inline(always)]
     unsafe fn or_and(t: Self, a: Self, b: Self) -> Self {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: the caller guarantees the CPU has the instruction set,
+        // the only condition of the lane operations called here.
         unsafe { Self::or(t, Self::and(a, b)) }
     }
     /// `t | majority(a, b, c)`: ONE's "seen twice" update for two sources
@@ -126,7 +130,8 @@ pub(crate) unsafe trait Lanes: Copy {
     /// The CPU has the instruction set.
     #[inline(always)]
     unsafe fn or_maj(t: Self, a: Self, b: Self, c: Self) -> Self {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: the caller guarantees the CPU has the instruction set,
+        // the only condition of the lane operations called here.
         unsafe { Self::or(t, Self::or(Self::and(a, b), Self::and(c, Self::or(a, b)))) }
     }
 
@@ -180,7 +185,9 @@ unsafe fn ld<V: Lanes, const PAD: bool>(s: &[u8], at: usize, k: usize) -> V {
 /// As [`block`].
 #[inline(always)]
 unsafe fn or_all<V: Lanes, const PAD: bool, const W: usize>(ys: &[&[u8]], at: usize) -> [V; W] {
-    // SAFETY: forwarded from the caller (every load goes through `ld`).
+    // SAFETY: the caller meets `block`'s conditions (`V`'s set; without
+    // `PAD` every source holds the `W` vectors at `at`), which cover each
+    // `ld` here (k < W).
     unsafe {
         let mut acc = [V::zero(); W];
         let mut pairs = ys.chunks_exact(2);
@@ -420,7 +427,8 @@ unsafe fn run_outlined<V: Lanes, const OP: u8, const COUNT: bool>(
     n: usize,
     sources: &[&[u8]],
 ) -> u64 {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: the caller meets `run`'s conditions (the contract is the
+    // same), and `V` needs no feature beyond the target's baseline.
     unsafe { run::<V, OP, COUNT>(dst, n, sources) }
 }
 

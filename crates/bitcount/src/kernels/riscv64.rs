@@ -6,6 +6,10 @@
 //! misaligned loads, and without the guarantee the compiler would assemble
 //! each word from bytes.
 
+use crate::dispatch::Fns;
+use crate::kernels::scalar;
+use simd_core::Features;
+
 /// The number of set bits in `bytes`.
 ///
 /// # Safety
@@ -32,3 +36,15 @@ pub(crate) unsafe fn count(bytes: &[u8]) -> u64 {
     }
     (a + b) + (c + d)
 }
+
+/// The features this kernel needs.
+pub(crate) fn supported(f: &Features) -> bool {
+    f.zbb
+}
+
+/// Its functions: the count; the scan and BITOP are the portable ones
+/// (Zbb helps only the popcount).
+pub(crate) const FNS: Fns = Fns {
+    count,
+    ..scalar::FNS
+};

@@ -7,6 +7,8 @@
 //! bytes once per three words, and accumulates bytes for ten such groups (240
 //! bytes of input, byte fields reach 240 <= 255) before one horizontal sum.
 
+use crate::dispatch::Fns;
+use crate::kernels::bitop;
 use simd_core::load::{tail_u64_le, u64_le};
 
 const M1: u64 = 0x5555_5555_5555_5555;
@@ -110,6 +112,14 @@ pub(crate) fn find_not(bytes: &[u8], skip: u8) -> usize {
 pub(crate) unsafe fn find_not_kernel(bytes: &[u8], skip: u8) -> usize {
     find_not(bytes, skip)
 }
+
+/// The portable kernel's functions: every operation, on every CPU.
+pub(crate) const FNS: Fns = Fns {
+    count: count_kernel,
+    find_not: find_not_kernel,
+    bitop: bitop::scalar_combine_kernel,
+    bitop_count: bitop::scalar_count_kernel,
+};
 
 #[cfg(test)]
 mod tests {

@@ -8,8 +8,10 @@
 
 use core::arch::aarch64::*;
 
+use crate::dispatch::Fns;
 use crate::kernels::scalar;
 use crate::kernels::{PREFETCH_AHEAD, PREFETCH_MIN};
+use simd_core::Features;
 
 /// 64-byte steps before the u16 accumulator must be flushed: 1023 * 64 <=
 /// 65535.
@@ -160,3 +162,16 @@ pub(crate) unsafe fn find_not(bytes: &[u8], skip: u8) -> usize {
     }
     len
 }
+
+/// The features this kernel needs.
+pub(crate) fn supported(f: &Features) -> bool {
+    f.neon
+}
+
+/// Its functions: the count, the scan, and the NEON BITOP.
+pub(crate) const FNS: Fns = Fns {
+    count,
+    find_not,
+    bitop: super::neon_bitop::combine,
+    bitop_count: super::neon_bitop::count,
+};

@@ -21,10 +21,13 @@
 
 use core::arch::x86_64::*;
 
+use crate::dispatch::Fns;
 use crate::kernels::scalar;
+use crate::kernels::x86_64::avx2_bitop;
 use crate::kernels::x86_64::popcnt_pair;
 use crate::kernels::{PREFETCH_AHEAD, PREFETCH_MIN};
 use simd_core::load::{tail_u64_le, u64_le};
+use simd_core::Features;
 
 /// Inputs of at least this many bytes (one block with its POPCNT side
 /// stream) use Harley-Seal: with the side stream one block already beats
@@ -159,8 +162,9 @@ unsafe fn hs_block<const SIDE: usize>(hs: &mut Hs, bytes: &[u8], at: usize) {
             }
         }
     };
-    // SAFETY (all loads below): at + VECTOR_BLOCK <= len, each load is at
-    // at + 32 * k with k < 16.
+    // SAFETY: at + VECTOR_BLOCK <= len and every load below is at
+    // at + 32 * k with k < 16, so its 32 bytes lie inside the slice; AVX2
+    // by this function's contract.
     let v = |k: usize| unsafe { load(bytes, at + 32 * k) };
     let (twos_a, o) = csa(hs.ones, v(0), v(1));
     let (twos_b, o) = csa(o, v(2), v(3));
@@ -355,3 +359,16 @@ pub(crate) unsafe fn find_not(bytes: &[u8], skip: u8) -> usize {
     }
     len
 }
+
+/// The features this kernel needs (POPCNT for the count's side stream).
+pub(crate) fn supported(f: &Features) -> bool {
+    f.avx2 && f.popcnt
+}
+
+/// Its functions: the count, the scan, and the AVX2 BITOP.
+pub(crate) const FNS: Fns = Fns {
+    count,
+    find_not,
+    bitop: avx2_bitop::combine,
+    bitop_count: avx2_bitop::count,
+};

@@ -14,6 +14,10 @@
 
 use core::arch::x86_64::*;
 
+use crate::dispatch::Fns;
+use crate::kernels::x86_64::{avx2, avx512_bitop};
+use simd_core::Features;
+
 /// The 64 bytes of `bytes` at `at`.
 ///
 /// # Safety
@@ -64,7 +68,8 @@ unsafe fn load_head(bytes: &[u8], head: usize) -> __m512i {
 #[target_feature(enable = "avx512f,avx512vpopcntdq")]
 #[inline]
 unsafe fn pop(bytes: &[u8], at: usize) -> __m512i {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: the caller guarantees at + 64 <= bytes.len(), so the load
+    // stays inside the slice, and AVX-512F, which the load needs.
     _mm512_popcnt_epi64(unsafe { load(bytes, at) })
 }
 
@@ -477,6 +482,34 @@ pub(crate) unsafe fn find_not(bytes: &[u8], skip: u8) -> usize {
     }
     len
 }
+
+/// The features this kernel needs: VPOPCNTDQ for the counts, BMI2 for the
+/// BITOP masks (every CPU with VPOPCNTDQ has BMI2).
+pub(crate) fn supported(f: &Features) -> bool {
+    f.avx512f && f.avx512bw && f.avx512vpopcntdq && f.bmi2
+}
+
+/// Its functions: the count, the scan, and the AVX-512 BITOP.
+pub(crate) const FNS: Fns = Fns {
+    count,
+    find_not,
+    bitop: avx512_bitop::combine,
+    bitop_count: avx512_bitop::count,
+};
+
+/// The features of the `avx512bw` kernel: AVX-512F/BW without VPOPCNTDQ
+/// (Skylake-SP, Cascade Lake), which every such CPU pairs with AVX2 and
+/// POPCNT.
+pub(crate) fn supported_bw(f: &Features) -> bool {
+    f.avx512f && f.avx512bw && f.avx2 && f.popcnt
+}
+
+/// The `avx512bw` kernel: this file's scan (it needs only AVX-512BW), the
+/// `avx2` count and BITOP (VPSHUFB popcounts: no VPOPCNTQ there).
+pub(crate) const FNS_BW: Fns = Fns {
+    find_not,
+    ..avx2::FNS
+};
 
 #[cfg(test)]
 mod tests {

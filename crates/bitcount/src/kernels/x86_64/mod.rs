@@ -19,8 +19,8 @@ pub(crate) mod sse2_bitop;
 #[inline(always)]
 pub(crate) unsafe fn popcnt_word_at(p: *const u8, at: usize) -> u64 {
     let n: u64;
-    // SAFETY: forwarded from the caller; the instruction only reads those 8
-    // bytes.
+    // SAFETY: the caller guarantees POPCNT and that the 8 bytes at
+    // `p + at` are readable; the instruction reads only those bytes.
     unsafe {
         core::arch::asm!(
             "popcnt {n}, qword ptr [{p} + {at}]",
@@ -48,8 +48,8 @@ pub(crate) unsafe fn popcnt_word_at(p: *const u8, at: usize) -> u64 {
 #[inline(always)]
 pub(crate) unsafe fn popcnt_pair<const OFF: usize>(p: *const u8) -> u64 {
     let (a, b): (u64, u64);
-    // SAFETY: forwarded from the caller; the instructions only read those
-    // 16 bytes. `a` is written while `p` is still read, so it must not
+    // SAFETY: the caller guarantees POPCNT and that the 16 bytes at
+    // `p + OFF` are readable; the instructions read only those bytes. `a` is written while `p` is still read, so it must not
     // share its register (`out`, not `lateout`).
     unsafe {
         core::arch::asm!(

@@ -5,8 +5,10 @@
 //! additions in flight. (Some Intel cores also have a false dependency on
 //! POPCNT's destination register; independent chains hide it too.)
 
-use crate::kernels::{PREFETCH_AHEAD, PREFETCH_MIN};
+use crate::dispatch::Fns;
+use crate::kernels::{scalar, PREFETCH_AHEAD, PREFETCH_MIN};
 use simd_core::load::{tail_u64_le, u64_le};
+use simd_core::Features;
 
 #[inline(always)]
 fn ones(block: &[u8], at: usize) -> u64 {
@@ -55,3 +57,14 @@ pub(crate) unsafe fn count(bytes: &[u8]) -> u64 {
     b += u64::from(tail_u64_le(words.remainder()).count_ones());
     (a + b) + (c + d)
 }
+
+/// The features this kernel needs.
+pub(crate) fn supported(f: &Features) -> bool {
+    f.popcnt
+}
+
+/// Its functions: the count; the scan and BITOP are the SWAR ones.
+pub(crate) const FNS: Fns = Fns {
+    count,
+    ..scalar::FNS
+};

@@ -124,7 +124,7 @@ fn all_cells(ctx: &Ctx) -> Vec<Cell> {
     v.extend(cells::docs::cells());
     v.push(cells::native::test_native());
     if ctx.host_arch == "x86_64" {
-        v.extend(cells::native::caps(ctx));
+        v.extend(cells::native::caps());
         v.extend(cells::qemu::x86_64_models());
         v.extend(cells::native::x86_64_levels());
     }
@@ -316,4 +316,87 @@ fn print_tail(log: &Path, lines: usize) {
         println!("    {l}");
     }
     println!("----");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn x86_64_cells() -> Vec<Cell> {
+        all_cells(&Ctx {
+            root: root(),
+            host_arch: "x86_64",
+        })
+    }
+
+    /// The names and order that `--list`, `--only` and the reports use.
+    #[test]
+    fn cell_names_in_order() {
+        let names: Vec<String> = x86_64_cells().into_iter().map(|c| c.name).collect();
+        let want = "fmt clippy clippy-aarch64 clippy-riscv64 msrv minimal-versions no-std doc \
+            doc-docsrs docs test-native test-cap-scalar test-cap-sse4.2 test-cap-avx2 \
+            qemu-x86_64-haswell qemu-x86_64-epyc-milan-family-1a qemu-x86_64-epyc \
+            qemu-x86_64-nehalem qemu-x86_64-core2duo test-x86-64-v3 test-x86-64-v4 \
+            qemu-aarch64 qemu-i686 qemu-s390x qemu-riscv64 riscv64-disasm qemu-riscv64-zbb \
+            miri asan fuzz package hll-datafusion golden";
+        assert_eq!(names, want.split_whitespace().collect::<Vec<_>>());
+        let other = all_cells(&Ctx {
+            root: root(),
+            host_arch: "aarch64",
+        });
+        assert!(other.iter().all(|c| !c.name.contains("x86")));
+        assert_eq!(other.len(), names.len() - 10);
+    }
+
+    /// In a whole run, each build directory goes after the last cell that
+    /// uses it, and no other cell removes anything.
+    #[test]
+    fn scratch_after_last_user() {
+        let all = x86_64_cells();
+        let chosen: Vec<&Cell> = all.iter().collect();
+        let plan = scratch_plan(&chosen);
+        let removed: Vec<(&str, &[String])> = chosen
+            .iter()
+            .zip(&plan)
+            .filter(|(_, dirs)| !dirs.is_empty())
+            .map(|(c, dirs)| (c.name.as_str(), dirs.as_slice()))
+            .collect();
+        let want: [(&str, &str); 15] = [
+            ("msrv", "target/msrv"),
+            ("minimal-versions", "target/minimal-versions"),
+            ("no-std", "target/thumbv7em-none-eabihf"),
+            ("doc-docsrs", "target/docsrs"),
+            ("test-x86-64-v3", "target/x86-64-v3"),
+            ("test-x86-64-v4", "target/x86-64-v4"),
+            ("qemu-aarch64", "target/aarch64-unknown-linux-gnu"),
+            ("qemu-i686", "target/i686-unknown-linux-gnu"),
+            ("qemu-s390x", "target/s390x-unknown-linux-gnu"),
+            ("riscv64-disasm", "target/riscv64gc-unknown-linux-gnu"),
+            ("qemu-riscv64-zbb", "target/riscv64-zbb"),
+            ("miri", "target/miri"),
+            ("asan", "target/asan"),
+            ("fuzz", "fuzz/target"),
+            ("package", "target/package-check"),
+        ];
+        assert_eq!(removed.len(), want.len());
+        for ((name, dirs), (want_name, want_dir)) in removed.iter().zip(want) {
+            assert_eq!(
+                (*name, *dirs),
+                (want_name, [want_dir.to_string()].as_slice())
+            );
+        }
+    }
+
+    /// With `--only`, a shared directory goes after the last chosen cell
+    /// that uses it.
+    #[test]
+    fn scratch_of_a_selection() {
+        let all = x86_64_cells();
+        let only = ["clippy-riscv64".to_string(), "qemu-riscv64".to_string()];
+        let chosen = select(&all, &only, &[]).unwrap();
+        let plan = scratch_plan(&chosen);
+        assert!(plan[0].is_empty());
+        assert_eq!(plan[1], ["target/riscv64gc-unknown-linux-gnu"]);
+        assert!(select(&all, &["nope".to_string()], &[]).is_err());
+    }
 }

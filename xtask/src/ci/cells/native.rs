@@ -2,10 +2,11 @@
 //! level ceiling below the host's, and built for an x86-64 feature level.
 
 use crate::ci::exec::{need_qemu, target_test_args, test_cell};
-use crate::ci::{Cell, Ctx, Outcome, DATAFUSION_CRATE, NATIVE_FEATURES};
-use crate::util::{self, cargo, root};
+use crate::ci::{Cell, Outcome, DATAFUSION_CRATE, NATIVE_FEATURES};
+use crate::util::{self, cargo};
 use std::path::Path;
 use std::process::Command;
+use std::sync::OnceLock;
 
 /// `test-native`.
 pub fn test_native() -> Cell {
@@ -32,21 +33,20 @@ pub fn test_native() -> Cell {
     )
 }
 
-/// `test-cap-<level>` for each x86 level below avx512 (x86_64 hosts).
-pub fn caps(ctx: &Ctx) -> Vec<Cell> {
-    let detected = detected_level(&ctx.root);
+/// `test-cap-<level>` for each x86 level below avx512 (x86_64 hosts); a
+/// level not below the host's is skipped.
+pub fn caps() -> Vec<Cell> {
     ["scalar", "sse4.2", "avx2"]
         .into_iter()
         .map(|cap| {
-            let below = level_rank(cap) < level_rank(&detected);
             Cell::new(
                 format!("test-cap-{cap}"),
                 format!("cargo test with CPU_DETECT_MAX_LEVEL={cap}"),
-                move |_, log| {
-                    if !below {
+                move |ctx, log| {
+                    let detected = detected_level(&ctx.root);
+                    if level_rank(cap) >= level_rank(detected) {
                         return Outcome::Skipped(format!(
-                            "host level is {} (not above {cap})",
-                            detected_level(&root())
+                            "host level is {detected} (not above {cap})"
                         ));
                     }
                     test_cell(
@@ -136,20 +136,24 @@ fn level_rank(name: &str) -> u8 {
     }
 }
 
-/// The level cpu-detect reports natively (from the report example).
-fn detected_level(root: &Path) -> String {
-    let out = util::output(
-        Command::new(cargo())
-            .current_dir(root)
-            .args(["run", "--quiet", "-p", "cpu-detect", "--example", "report"])
-            .env_remove("CPU_DETECT_MAX_LEVEL"),
-    )
-    .unwrap_or_default();
-    out.lines()
-        .find_map(|l| l.strip_prefix("detected level: "))
-        .unwrap_or("scalar")
-        .trim()
-        .to_string()
+/// The level cpu-detect reports natively (from the report example), found
+/// once per run.
+fn detected_level(root: &Path) -> &'static str {
+    static LEVEL: OnceLock<String> = OnceLock::new();
+    LEVEL.get_or_init(|| {
+        let out = util::output(
+            Command::new(cargo())
+                .current_dir(root)
+                .args(["run", "--quiet", "-p", "cpu-detect", "--example", "report"])
+                .env_remove("CPU_DETECT_MAX_LEVEL"),
+        )
+        .unwrap_or_default();
+        out.lines()
+            .find_map(|l| l.strip_prefix("detected level: "))
+            .unwrap_or("scalar")
+            .trim()
+            .to_string()
+    })
 }
 
 /// Whether this host runs code built for x86-64-v4 (AVX-512 F, BW, CD, DQ,

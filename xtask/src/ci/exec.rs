@@ -105,13 +105,7 @@ pub fn test_cell_on(
         report.env(k, v);
     }
     let _ = util::run_logged(&mut report, log);
-    let text = std::fs::read_to_string(log).unwrap_or_default();
-    let level = text
-        .lines()
-        .rev()
-        .find_map(|l| l.strip_prefix("level: "))
-        .unwrap_or("?")
-        .to_string();
+    let level = last_level(log);
 
     let mut cmd = cargo_on(toolchain);
     cmd.args(args);
@@ -119,6 +113,22 @@ pub fn test_cell_on(
         cmd.env(k, v);
     }
     let ok = util::run_logged(&mut cmd, log);
+    test_outcome(log, &level, ok)
+}
+
+/// The level the last cpu-detect report in `log` printed.
+pub fn last_level(log: &Path) -> String {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    text.lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("level: "))
+        .unwrap_or("?")
+        .to_string()
+}
+
+/// A test cell's outcome: `level` and the counts of every `cargo test` in
+/// `log`; failed unless `ok` and at least one test ran.
+pub fn test_outcome(log: &Path, level: &str, ok: bool) -> Outcome {
     let text = std::fs::read_to_string(log).unwrap_or_default();
     let (passed, failed, ignored) = util::test_counts(&text);
     let summary =

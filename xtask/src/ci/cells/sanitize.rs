@@ -1,8 +1,9 @@
 //! The dynamic checkers: Miri, AddressSanitizer and the fuzz targets.
 
-use crate::ci::exec::{ensure_nightly, test_cell_on, Toolchain};
+use crate::ci::exec::{ensure_nightly, last_level, test_cell_on, test_outcome, Toolchain};
 use crate::ci::{Cell, Ctx, Outcome, CROSS_EXCLUDES};
 use crate::fuzz;
+use crate::util;
 use std::path::Path;
 
 /// `miri`, `asan`, `fuzz`.
@@ -29,18 +30,34 @@ pub fn cells() -> Vec<Cell> {
     ]
 }
 
-/// The `miri` cell: three `cargo miri test` runs at the scalar level.
+/// The `miri` cell at the scalar level: the unit tests, the property tests
+/// that scale themselves down under Miri, and the first calls raced from
+/// several threads. Miri runs on one core: hll's unit tests (half the
+/// cell's time) run beside the rest, each run with its own log, and the
+/// cell's log then holds both.
 fn miri(log: &Path) -> Outcome {
     if let Some(why) = ensure_nightly(&["miri", "rust-src"], log) {
         return Outcome::Skipped(why);
     }
-    // Unit tests first: they cover the scalar kernels and the dispatch
-    // logic at Miri-sized inputs; the other integration suites (golden
-    // files, exhaustive lengths) would take hours under Miri.
-    let mut lib = vec!["miri", "test", "--workspace", "--lib"];
+    // Unit tests: they cover the scalar kernels and the dispatch logic at
+    // Miri-sized inputs; the other integration suites (golden files,
+    // exhaustive lengths) would take hours under Miri. hll's are run on
+    // their own: with `-p hll` cargo would turn off the default features
+    // of cpu-detect and simd-core (on when they are selected too), so they
+    // are named, and hll's test build is the one the workspace run makes.
+    let hll = [
+        "miri",
+        "test",
+        "-p",
+        "hll",
+        "--lib",
+        "--features",
+        "cpu-detect/default,simd-core/default",
+    ];
+    let mut lib = vec!["miri", "test", "--workspace", "--lib", "--exclude", "hll"];
     lib.extend(CROSS_EXCLUDES);
-    // Plus the property tests that scale themselves down under Miri (the
-    // counts in the summary cover every run).
+    // The property tests that scale themselves down under Miri (the counts
+    // in the summary cover every run).
     let proptest = [
         "miri",
         "test",
@@ -51,9 +68,9 @@ fn miri(log: &Path) -> Outcome {
         "--test",
         "proptest",
     ];
-    // And the first calls raced from several threads, where Miri checks
-    // the dispatch caches for data races (hll's suite, on 16384 registers
-    // per call, takes minutes under Miri; its caches are the same
+    // The first calls raced from several threads, where Miri checks the
+    // dispatch caches for data races (hll's suite, on 16384 registers per
+    // call, takes minutes under Miri; its caches are the same
     // `simd_core::FnCache`).
     let threads = [
         "miri",
@@ -71,14 +88,26 @@ fn miri(log: &Path) -> Outcome {
         ("CPU_DETECT_MAX_LEVEL", "scalar"),
         ("MIRIFLAGS", "-Zmiri-disable-isolation"),
     ];
-    let mut outcome = Outcome::Skipped(String::new());
-    for args in [lib.as_slice(), &proptest, &threads] {
-        outcome = test_cell_on(log, Toolchain::Nightly, &env, None, args);
-        if !matches!(outcome, Outcome::Passed(_)) {
-            break;
-        }
-    }
-    outcome
+    let hll_log = log.with_file_name("miri-hll.log");
+    let _ = std::fs::remove_file(&hll_log);
+    let (hll_ok, rest_ok) = std::thread::scope(|s| {
+        let hll = s.spawn(|| test_cell_on(&hll_log, Toolchain::Nightly, &env, None, &hll));
+        let rest_ok = [lib.as_slice(), &proptest, &threads]
+            .into_iter()
+            .all(|args| {
+                let run = test_cell_on(log, Toolchain::Nightly, &env, None, args);
+                matches!(run, Outcome::Passed(_))
+            });
+        (matches!(hll.join(), Ok(Outcome::Passed(_))), rest_ok)
+    });
+    let level = last_level(log);
+    let hll_text = std::fs::read_to_string(&hll_log).unwrap_or_default();
+    let _ = util::append(
+        log,
+        &format!("---- hll's unit tests, run beside the above ----\n{hll_text}"),
+    );
+    let _ = std::fs::remove_file(&hll_log);
+    test_outcome(log, &level, hll_ok && rest_ok)
 }
 
 /// The `asan` cell: the libraries' and tests' suites natively under ASan.

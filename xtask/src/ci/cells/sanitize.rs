@@ -4,7 +4,7 @@ use crate::ci::exec::{ensure_nightly, last_level, test_cell_on, test_outcome, To
 use crate::ci::{Cell, Ctx, Outcome, CROSS_EXCLUDES};
 use crate::fuzz;
 use crate::util;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// `miri`, `asan`, `fuzz`.
 pub fn cells() -> Vec<Cell> {
@@ -139,7 +139,9 @@ fn asan(ctx: &Ctx, log: &Path) -> Outcome {
     )
 }
 
-/// The `fuzz` cell: every fuzz target for 20 s.
+/// The `fuzz` cell: every fuzz target for 20 s. A libFuzzer run uses one
+/// core, so two targets run at a time, each with its own log, which the
+/// cell's log then holds in target order.
 fn fuzz_all(ctx: &Ctx, log: &Path) -> Outcome {
     if let Err(why) = fuzz::ensure_tools(log) {
         return Outcome::Skipped(why);
@@ -150,12 +152,34 @@ fn fuzz_all(ctx: &Ctx, log: &Path) -> Outcome {
     }
     let mut parts = Vec::new();
     let mut bad = Vec::new();
-    for t in &targets {
-        let r = fuzz::run(&ctx.root, t, 20, log);
-        match (&r.crash, r.ok) {
-            (Some(p), _) => bad.push(format!("{t}: crash, reproducer {p}")),
-            (None, false) => bad.push(format!("{t}: build or run failed")),
-            (None, true) => parts.push(format!("{t} {} execs", r.executions)),
+    for pair in targets.chunks(2) {
+        let runs: Vec<fuzz::FuzzRun> = std::thread::scope(|s| {
+            let handles: Vec<_> = pair
+                .iter()
+                .map(|t| {
+                    s.spawn(|| {
+                        let own = target_log(log, t);
+                        let _ = std::fs::remove_file(&own);
+                        fuzz::run(&ctx.root, t, 20, &own)
+                    })
+                })
+                .collect();
+            handles.into_iter().filter_map(|h| h.join().ok()).collect()
+        });
+        if runs.len() < pair.len() {
+            bad.push(format!("{}: the run panicked", pair.join(", ")));
+        }
+        for r in runs {
+            let own = target_log(log, &r.target);
+            let text = std::fs::read_to_string(&own).unwrap_or_default();
+            let _ = util::append(log, &format!("---- fuzz target {} ----\n{text}", r.target));
+            let _ = std::fs::remove_file(&own);
+            let t = &r.target;
+            match (&r.crash, r.ok) {
+                (Some(p), _) => bad.push(format!("{t}: crash, reproducer {p}")),
+                (None, false) => bad.push(format!("{t}: build or run failed")),
+                (None, true) => parts.push(format!("{t} {} execs", r.executions)),
+            }
         }
     }
     if bad.is_empty() {
@@ -163,4 +187,9 @@ fn fuzz_all(ctx: &Ctx, log: &Path) -> Outcome {
     } else {
         Outcome::Failed(bad.join("; "))
     }
+}
+
+/// The log of one fuzz target's run, next to the cell's.
+fn target_log(log: &Path, target: &str) -> PathBuf {
+    log.with_file_name(format!("fuzz-{target}.log"))
 }

@@ -25,6 +25,8 @@
 //!   `bitop+count` (the result built, then counted) and `read-bound` (the
 //!   sources read once, nothing written), AND and OR of 2 and 8 sources.
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 use std::hint::black_box;
 
 use benches::naive_count as naive;

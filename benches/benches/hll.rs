@@ -24,6 +24,8 @@
 //! - `hll/hash_batch`: every `kernel:<name>` the CPU supports on 4096
 //!   16-byte elements (in cache; throughput in elements).
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 use std::collections::hash_map::RandomState;
 use std::hint::black_box;
 

@@ -28,6 +28,8 @@
 //!   compare must, so it bounds a correct compare's saving more tightly
 //!   (`first-byte` skips the second line of keys that straddle two).
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 

@@ -11,6 +11,8 @@
 //!   and `oneshot` (a loop of our one-shot calls, the baseline the batch
 //!   targets are stated against).
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 use criterion::{BenchmarkId, Criterion, Throughput};
 use std::hash::Hasher;
 use std::hint::black_box;

@@ -13,6 +13,8 @@
 //! `--offset=K` starts each buffer K bytes past a 64-byte boundary (the
 //! answer at DRAM sizes depends on it: see bitcount's PERFORMANCE.md).
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 use std::hint::black_box;
 
 use simd_core::testing::Rng;

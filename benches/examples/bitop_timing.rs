@@ -8,6 +8,8 @@
 //! `--sizes=64,65536` picks the sizes, `--ops=and,one` the operations,
 //! `--keys=2,8` the source counts, `--count` times the count rows instead.
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 use std::hint::black_box;
 
 use bitcount::BitOp;

@@ -22,6 +22,8 @@
 //!
 //! Flags: `--kernels`, `--add` or `--batch` to run only one part.
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 use std::collections::hash_map::RandomState;
 use std::hint::black_box;
 use std::time::Instant;

@@ -9,6 +9,8 @@
 //! bounds that are not correct compares (first byte; first and last byte)
 //! and, for the fixed-length tables, `eq_fixed`.
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 use std::hint::black_box;
 
 use simd_core::testing::Rng;

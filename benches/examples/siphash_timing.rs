@@ -7,6 +7,8 @@
 //! `cargo run --release -p benches --example siphash_timing` prints ns per
 //! hash.
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 use std::hint::black_box;
 
 use simd_core::testing::Rng;

@@ -88,7 +88,8 @@ pub fn stream_bound(dest: &mut Vec<u8>, sources: &[&[u8]]) {
     dest.resize(n, 0);
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx512f") {
-        // SAFETY: AVX-512F checked above.
+        // SAFETY: AVX-512F detected just above; every source is n bytes
+        // (asserted at the top) and dest was resized to n.
         unsafe { x86::stream_avx512(dest, sources) };
         return;
     }
@@ -99,7 +100,7 @@ pub fn stream_bound(dest: &mut Vec<u8>, sources: &[&[u8]]) {
 pub fn read_bound(sources: &[&[u8]]) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx512f") {
-        // SAFETY: AVX-512F checked above.
+        // SAFETY: AVX-512F detected just above (its only requirement).
         return unsafe { x86::read_avx512(sources) };
     }
     sources
@@ -142,13 +143,16 @@ mod x86 {
             let mut acc = [_mm512_setzero_si512(); 4];
             for s in sources {
                 for (k, a) in acc.iter_mut().enumerate() {
-                    // SAFETY: at + 64 k + 64 <= full <= s.len().
+                    // SAFETY: AVX-512F (this function's features); in bounds as
+                    // at + 64 k + 64 <= full <= n = s.len() (every source is
+                    // dest.len() bytes, this function's contract).
                     let v = unsafe { _mm512_loadu_si512(s.as_ptr().add(at + 64 * k).cast()) };
                     *a = _mm512_add_epi64(*a, v);
                 }
             }
             for (k, a) in acc.iter().enumerate() {
-                // SAFETY: at + 64 k + 64 <= full <= dest.len().
+                // SAFETY: AVX-512F (this function's features); in bounds as
+                // at + 64 k + 64 <= full <= n = dest.len().
                 unsafe { _mm512_storeu_si512(dest.as_mut_ptr().add(at + 64 * k).cast(), *a) };
             }
             at += 256;
@@ -170,7 +174,8 @@ mod x86 {
         while at < full {
             for s in sources {
                 for (k, a) in acc.iter_mut().enumerate() {
-                    // SAFETY: at + 64 k + 64 <= full <= s.len().
+                    // SAFETY: AVX-512F (this function's features); in bounds as
+                    // at + 64 k + 64 <= full <= n, the shortest source's length.
                     let v = unsafe { _mm512_loadu_si512(s.as_ptr().add(at + 64 * k).cast()) };
                     *a = _mm512_add_epi64(*a, v);
                 }

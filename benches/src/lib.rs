@@ -8,6 +8,8 @@
 //! - parameter: the input size in bytes (or the element count), with
 //!   `Throughput::Bytes` / `Throughput::Elements` set on the group.
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 pub mod bitop;
 pub mod read;
 

@@ -56,7 +56,8 @@ mod simd {
                 }
             }
             for (k, a) in acc.iter_mut().enumerate() {
-                // SAFETY: at + 64 * k + 64 <= at + 512 <= len.
+                // SAFETY: AVX-512F (this function's features); in bounds
+                // as at + 64 * k + 64 <= at + 512 <= len.
                 let v = unsafe { _mm512_loadu_si512(p.add(at + 64 * k).cast()) };
                 *a = _mm512_add_epi64(*a, v);
             }
@@ -65,7 +66,8 @@ mod simd {
         // (One accumulator: at most seven adds; indexing the array by a
         // counter would keep it in memory.)
         while at + 64 <= bytes.len() {
-            // SAFETY: at + 64 <= len.
+            // SAFETY: AVX-512F (this function's features); in bounds
+            // as at + 64 <= len.
             let v = unsafe { _mm512_loadu_si512(p.add(at).cast()) };
             acc[0] = _mm512_add_epi64(acc[0], v);
             at += 64;
@@ -92,7 +94,8 @@ mod simd {
         let mut at = 0;
         while at + 256 <= bytes.len() {
             for (k, a) in acc.iter_mut().enumerate() {
-                // SAFETY: at + 32 * k + 32 <= at + 256 <= len.
+                // SAFETY: AVX2 (this function's features); in bounds as
+                // at + 32 * k + 32 <= at + 256 <= len.
                 let v = unsafe { _mm256_loadu_si256(p.add(at + 32 * k).cast()) };
                 *a = _mm256_add_epi64(*a, v);
             }
@@ -101,7 +104,8 @@ mod simd {
         // (One accumulator: at most seven adds; indexing the array by a
         // counter would keep it in memory.)
         while at + 32 <= bytes.len() {
-            // SAFETY: at + 32 <= len.
+            // SAFETY: AVX2 (this function's features); in bounds as
+            // at + 32 <= len.
             let v = unsafe { _mm256_loadu_si256(p.add(at).cast()) };
             acc[0] = _mm256_add_epi64(acc[0], v);
             at += 32;
@@ -111,7 +115,8 @@ mod simd {
             s = _mm256_add_epi64(s, *a);
         }
         let mut lanes = [0u64; 4];
-        // SAFETY: `lanes` is 32 bytes.
+        // SAFETY: AVX2 (this function's features); `lanes` is the 32
+        // bytes written.
         unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), s) };
         lanes.iter().fold(
             super::scalar(&bytes[at..]).wrapping_add(super::scalar(head)),
@@ -192,12 +197,10 @@ mod tests {
         for start in 0..64 {
             for len in 0..1200 {
                 let d = &data[start..start + len];
-                // SAFETY: AVX-512F and AVX-512BW checked above.
-                assert_eq!(
-                    unsafe { simd::avx512(d) },
-                    word_sum_reference(d),
-                    "{start} {len}"
-                );
+                // SAFETY: AVX-512F and AVX-512BW checked at the top of
+                // this test.
+                let sum = unsafe { simd::avx512(d) };
+                assert_eq!(sum, word_sum_reference(d), "{start} {len}");
             }
         }
     }

@@ -102,57 +102,13 @@ pub fn main(args: &[String]) -> Result<(), String> {
     if caps && cfg!(target_arch = "x86_64") {
         levels.extend(["scalar", "sse4.2", "avx2"]);
     }
-    let mut failed = Vec::new();
-    for level in &levels {
-        let mut cmd = test_cmd();
-        cmd.env(
-            "LLVM_PROFILE_FILE",
-            profraw.join(format!("{level}-%p-%m.profraw")),
-        )
-        .env_remove("REDIS_URL")
-        .env_remove("VALKEY_URL");
-        match *level {
-            "native" => cmd.env_remove("CPU_DETECT_MAX_LEVEL"),
-            cap => cmd.env("CPU_DETECT_MAX_LEVEL", cap),
-        };
-        for s in &running {
-            let var = if s.name == "redis" {
-                "REDIS_URL"
-            } else {
-                "VALKEY_URL"
-            };
-            cmd.env(var, s.url());
-        }
-        let level_log = out.join(format!("test-{level}.log"));
-        let _ = std::fs::remove_file(&level_log);
-        util::run_logged(&mut cmd, &level_log);
-        let text = std::fs::read_to_string(&level_log).unwrap_or_default();
-        let (passed, fails, ignored) = util::test_counts(&text);
-        println!("coverage: {level}: {passed} tests passed, {fails} failed, {ignored} ignored");
-        if fails > 0 || passed == 0 {
-            failed.push(format!("{level} (see {})", level_log.display()));
-        }
-    }
+    let failed: Vec<String> = levels
+        .iter()
+        .filter_map(|level| run_level(test_cmd(), level, &running, &out, &profraw))
+        .collect();
     drop(running);
 
-    let profdata = out.join("all.profdata");
-    let mut merge = Command::new(bin.join("llvm-profdata"));
-    merge.args(["merge", "-sparse", "-o"]).arg(&profdata);
-    let mut raws: Vec<PathBuf> = read_dir(&profraw)
-        .into_iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "profraw"))
-        .collect();
-    raws.sort();
-    if raws.is_empty() {
-        return Err(format!("no profiles were written (see {})", log.display()));
-    }
-    merge.args(&raws);
-    if !util::run_logged(&mut merge, &log) {
-        return Err(format!(
-            "llvm-profdata merge failed (see {})",
-            log.display()
-        ));
-    }
+    let profdata = merge_profiles(&bin, &profraw, &out.join("all.profdata"), &log)?;
 
     let Some((first, rest)) = objects.split_first() else {
         return Err("no test executables found".into());
@@ -194,6 +150,69 @@ pub fn main(args: &[String]) -> Result<(), String> {
     } else {
         Err(format!("tests failed: {}", failed.join(", ")))
     }
+}
+
+/// Runs the instrumented tests at one `level` (`native` or a ceiling), its
+/// profiles named after it; `Some(what failed)` if a test failed or none ran.
+fn run_level(
+    mut cmd: Command,
+    level: &str,
+    running: &[servers::Server],
+    out: &Path,
+    profraw: &Path,
+) -> Option<String> {
+    cmd.env(
+        "LLVM_PROFILE_FILE",
+        profraw.join(format!("{level}-%p-%m.profraw")),
+    )
+    .env_remove("REDIS_URL")
+    .env_remove("VALKEY_URL");
+    match level {
+        "native" => cmd.env_remove("CPU_DETECT_MAX_LEVEL"),
+        cap => cmd.env("CPU_DETECT_MAX_LEVEL", cap),
+    };
+    for s in running {
+        let var = if s.name == "redis" {
+            "REDIS_URL"
+        } else {
+            "VALKEY_URL"
+        };
+        cmd.env(var, s.url());
+    }
+    let level_log = out.join(format!("test-{level}.log"));
+    let _ = std::fs::remove_file(&level_log);
+    util::run_logged(&mut cmd, &level_log);
+    let text = std::fs::read_to_string(&level_log).unwrap_or_default();
+    let (passed, fails, ignored) = util::test_counts(&text);
+    println!("coverage: {level}: {passed} tests passed, {fails} failed, {ignored} ignored");
+    (fails > 0 || passed == 0).then(|| format!("{level} (see {})", level_log.display()))
+}
+
+/// Merges every `.profraw` file under `profraw` into `profdata`.
+fn merge_profiles(
+    bin: &Path,
+    profraw: &Path,
+    profdata: &Path,
+    log: &Path,
+) -> Result<PathBuf, String> {
+    let mut merge = Command::new(bin.join("llvm-profdata"));
+    merge.args(["merge", "-sparse", "-o"]).arg(profdata);
+    let mut raws: Vec<PathBuf> = read_dir(profraw)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "profraw"))
+        .collect();
+    raws.sort();
+    if raws.is_empty() {
+        return Err(format!("no profiles were written (see {})", log.display()));
+    }
+    merge.args(&raws);
+    if !util::run_logged(&mut merge, log) {
+        return Err(format!(
+            "llvm-profdata merge failed (see {})",
+            log.display()
+        ));
+    }
+    Ok(profdata.to_path_buf())
 }
 
 /// The folder of the active toolchain's LLVM tools

@@ -1,6 +1,8 @@
 //! The project's automation, run as `cargo xtask <command>` (the cargo-xtask
 //! pattern: one binary, subcommands, few dependencies).
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 mod bench;
 mod bench_datafusion;
 mod bench_types;

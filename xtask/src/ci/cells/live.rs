@@ -1,0 +1,92 @@
+//! The cells that start Redis and Valkey: hll-datafusion (the one cell that
+//! builds DataFusion) and the live differential tests.
+
+use crate::ci::exec::test_cell;
+use crate::ci::{Cell, Outcome, DATAFUSION_CRATE};
+use crate::servers;
+use crate::util::{self, cargo};
+use std::path::Path;
+use std::process::Command;
+
+/// `hll-datafusion`, `golden`.
+pub fn cells() -> Vec<Cell> {
+    vec![
+        Cell::new(
+            DATAFUSION_CRATE,
+            "hll-datafusion alone, the one cell that builds DataFusion: clippy -D warnings, cargo doc with warnings denied, its tests and doctests, its live tests against Redis and Valkey",
+            |ctx, log| datafusion_cell(&ctx.root, log),
+        ),
+        Cell::new(
+            "golden",
+            "live differential tests against Redis and Valkey",
+            |ctx, log| match servers::golden(&ctx.root, log) {
+                Ok(summary) => Outcome::Passed(summary),
+                Err(servers::GoldenError::Skipped(why)) => Outcome::Skipped(why),
+                Err(servers::GoldenError::Failed(why)) => Outcome::Failed(why),
+            },
+        ),
+    ]
+}
+
+/// The `hll-datafusion` cell. DataFusion is built twice here and nowhere
+/// else: once as metadata for clippy (rustdoc then re-checks only the
+/// few crates whose features the dev-dependencies change: num-bigint up to
+/// datafusion) and once in the dev profile for the tests; the live tests
+/// run in the same `cargo test` as the others, against servers started
+/// for the cell.
+fn datafusion_cell(root: &Path, log: &Path) -> Outcome {
+    if !util::ensure_component(None, "clippy", log) {
+        return Outcome::Skipped("clippy unavailable".into());
+    }
+    let clippy = util::run_logged(
+        Command::new(cargo())
+            .args(["clippy", "-p", DATAFUSION_CRATE, "--all-targets"])
+            .args(["--", "-D", "warnings"]),
+        log,
+    );
+    if !clippy {
+        return Outcome::Failed(format!("clippy: see {}", log.display()));
+    }
+    let doc = util::run_logged(
+        Command::new(cargo())
+            .env("RUSTDOCFLAGS", "-D warnings")
+            .args(["doc", "-p", DATAFUSION_CRATE, "--no-deps"]),
+        log,
+    );
+    if !doc {
+        return Outcome::Failed(format!("cargo doc: see {}", log.display()));
+    }
+    let (running, problems) = servers::start_both(root, log);
+    let urls: Vec<(&str, String)> = running
+        .iter()
+        .map(|s| {
+            let var = if s.name == "redis" {
+                "REDIS_URL"
+            } else {
+                "VALKEY_URL"
+            };
+            (var, s.url())
+        })
+        .collect();
+    let env: Vec<(&str, &str)> = urls.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    // The dev profile (no optimisation): DataFusion compiles in about half
+    // the time of the test profile's opt-level 3, and these tests run in
+    // seconds either way.
+    let outcome = test_cell(
+        log,
+        &env,
+        None,
+        &["test", "-p", DATAFUSION_CRATE, "--profile", "dev"],
+    );
+    drop(running);
+    match outcome {
+        Outcome::Passed(summary) if problems.is_empty() => Outcome::Passed(format!(
+            "clippy and docs clean; {summary} (live: redis and valkey)"
+        )),
+        Outcome::Passed(summary) => Outcome::Passed(format!(
+            "clippy and docs clean; {summary} (live parts skipped: {})",
+            problems.join("; ")
+        )),
+        other => other,
+    }
+}

@@ -118,6 +118,7 @@ mod hash;
 mod kernels;
 #[cfg(feature = "redis")]
 mod redis_impl;
+mod registers;
 #[cfg(feature = "serde")]
 mod serde_impl;
 mod sparse;
@@ -130,6 +131,7 @@ pub use dispatch::{
 };
 pub use error::{Error, ErrorKind};
 pub use hash::{hash, hash_batch, murmurhash64a, SEED};
+pub use registers::Registers;
 
 /// Index bits.
 const P: u32 = 14;
@@ -147,6 +149,11 @@ pub const DENSE_BYTES: usize = HDR + DENSE_BODY;
 /// The servers' default `hll-sparse-max-bytes`: a sparse string that would
 /// grow past this many bytes (header included) is converted to dense.
 pub const DEFAULT_SPARSE_MAX_BYTES: usize = 3000;
+
+/// Dense batches of [`Hll::add_all`] from this many elements on go through
+/// one-byte registers (an unpack and a pack of the body pay for themselves
+/// past this).
+const UNPACK_MIN: usize = 1024;
 
 const ENC_DENSE: u8 = 0;
 const ENC_SPARSE: u8 = 1;
@@ -402,35 +409,63 @@ impl Hll {
         I: IntoIterator<Item = T>,
         T: AsRef<[u8]>,
     {
-        // Each element is hashed AHEAD elements before its register update,
-        // and in program order before the update it overlaps: a sparse
-        // update ends in hard-to-predict branches, and a hash computed
-        // after them would start only once they resolve (its multiply
-        // chain then on the critical path); issued before them, it runs in
-        // the shadow of the update. The updates still happen one by one, in
-        // order. (Faster than batches of hashes then updates; 4-32 ahead
-        // measured the same.)
+        // Sparse: each element is hashed AHEAD elements before its register
+        // update, and in program order before the update it overlaps: a
+        // sparse update ends in hard-to-predict branches, and a hash
+        // computed after them would start only once they resolve (its
+        // multiply chain then on the critical path); issued before them, it
+        // runs in the shadow of the update. The updates still happen one by
+        // one, in order. (Faster than batches of hashes then updates; 4-32
+        // ahead measured the same.)
         const AHEAD: usize = 8;
         let mut changed = false;
-        let mut it = elements.into_iter();
-        let mut ring = [0u64; AHEAD];
-        let mut queued = 0;
-        for e in it.by_ref().take(AHEAD) {
-            ring[queued] = hash(e.as_ref());
-            queued += 1;
+        let mut it = elements.into_iter().fuse();
+        if self.is_sparse() {
+            let mut ring = [0u64; AHEAD];
+            let mut queued = 0;
+            for e in it.by_ref().take(AHEAD) {
+                ring[queued] = hash(e.as_ref());
+                queued += 1;
+            }
+            // ring[next] is the oldest queued hash once the ring is full.
+            let mut next = 0;
+            while self.is_sparse() {
+                let Some(e) = it.next() else { break };
+                let h = ring[next];
+                ring[next] = hash(e.as_ref());
+                changed |= self.add_hash(h);
+                next = (next + 1) % AHEAD;
+            }
+            // Exhausted, or converted to dense: the queued hashes come
+            // first, in order, then the rest of the elements.
+            for k in 0..queued {
+                changed |= self.add_hash(ring[(next + k) % AHEAD]);
+            }
         }
-        // ring[next] is the oldest queued hash once the ring is full.
-        let mut next = 0;
-        for e in it {
-            let h = ring[next];
-            ring[next] = hash(e.as_ref());
-            changed |= self.add_hash(h);
-            next = (next + 1) % AHEAD;
+        changed | self.add_all_dense(it)
+    }
+
+    /// The dense part of [`add_all`](Hll::add_all): batches of at least
+    /// [`UNPACK_MIN`] elements go through one-byte registers (one unpack
+    /// and one pack of the body, then a byte max per element), shorter ones
+    /// update the packed registers. An iterator that does not promise
+    /// `UNPACK_MIN` elements gets that many packed updates first.
+    fn add_all_dense<T: AsRef<[u8]>>(&mut self, mut it: impl Iterator<Item = T>) -> bool {
+        let mut changed = false;
+        if it.size_hint().0 < UNPACK_MIN {
+            let mut n = 0;
+            for e in it.by_ref() {
+                changed |= self.add_hash(hash(e.as_ref()));
+                n += 1;
+                if n == UNPACK_MIN {
+                    break;
+                }
+            }
+            if n < UNPACK_MIN {
+                return changed;
+            }
         }
-        for k in 0..queued {
-            changed |= self.add_hash(ring[(next + k) % AHEAD]);
-        }
-        changed
+        changed | self.add_all_unpacked(it)
     }
 
     /// Raises one register of a sparse HLL (converting it to dense when the

@@ -20,7 +20,8 @@ use alloc::vec::Vec;
 /// Sparse strings also depend on the order registers were set in, so a
 /// `Registers` never produces one, except through
 /// [`to_merged_hll`](Registers::to_merged_hll), which gives exactly what
-/// `PFMERGE` into a new key builds from these registers.
+/// `PFMERGE` into a new key builds from a sparse string with these
+/// registers.
 ///
 /// ```
 /// use hll::{Hll, Registers};
@@ -278,7 +279,8 @@ impl Registers {
     }
 
     /// What `PFMERGE dest src` gives when `dest` does not exist and `src`
-    /// holds these registers (the header is not used): the empty HLL's
+    /// is a sparse string holding these registers (the header is not
+    /// used): the empty HLL's
     /// header with the cache invalid, sparse with every non-zero register
     /// set in ascending order while that stays within `sparse_max_bytes`
     /// and every value is at most 32, else dense (with these registers).

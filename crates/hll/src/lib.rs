@@ -153,7 +153,7 @@ pub const DEFAULT_SPARSE_MAX_BYTES: usize = 3000;
 /// Dense batches of [`Hll::add_all`] from this many elements on go through
 /// one-byte registers (an unpack and a pack of the body pay for themselves
 /// past this).
-const UNPACK_MIN: usize = 1024;
+const UNPACK_MIN: usize = 256;
 
 const ENC_DENSE: u8 = 0;
 const ENC_SPARSE: u8 = 1;
@@ -409,62 +409,70 @@ impl Hll {
         I: IntoIterator<Item = T>,
         T: AsRef<[u8]>,
     {
-        // Sparse: each element is hashed AHEAD elements before its register
-        // update, and in program order before the update it overlaps: a
-        // sparse update ends in hard-to-predict branches, and a hash
-        // computed after them would start only once they resolve (its
-        // multiply chain then on the critical path); issued before them, it
-        // runs in the shadow of the update. The updates still happen one by
-        // one, in order. (Faster than batches of hashes then updates; 4-32
-        // ahead measured the same.)
+        // Each element is hashed AHEAD elements before its register update,
+        // and in program order before the update it overlaps: a sparse
+        // update ends in hard-to-predict branches, and a hash computed
+        // after them would start only once they resolve (its multiply
+        // chain then on the critical path); issued before them, it runs in
+        // the shadow of the update. The updates still happen one by one, in
+        // order. (Faster than batches of hashes then updates; 4-32 ahead
+        // measured the same.) A dense HLL takes the rest of a long batch
+        // through one-byte registers instead (see `add_all_unpacked`).
         const AHEAD: usize = 8;
         let mut changed = false;
-        let mut it = elements.into_iter().fuse();
-        if self.is_sparse() {
+        let mut it = elements.into_iter();
+        // Set once `it` has answered `None` (it is not asked again).
+        let mut exhausted = false;
+        // Dense adds on the packed registers before switching to one-byte
+        // registers: none when the iterator promises a long batch.
+        let mut packed = if it.size_hint().0 >= UNPACK_MIN {
+            0
+        } else {
+            UNPACK_MIN
+        };
+        if self.is_sparse() || packed > 0 {
             let mut ring = [0u64; AHEAD];
             let mut queued = 0;
-            for e in it.by_ref().take(AHEAD) {
+            while queued < AHEAD {
+                let Some(e) = it.next() else {
+                    exhausted = true;
+                    break;
+                };
                 ring[queued] = hash(e.as_ref());
                 queued += 1;
             }
             // ring[next] is the oldest queued hash once the ring is full.
             let mut next = 0;
-            while self.is_sparse() {
-                let Some(e) = it.next() else { break };
-                let h = ring[next];
+            while !exhausted {
+                let Some(e) = it.next() else {
+                    exhausted = true;
+                    break;
+                };
+                let (index, count) = hash::index_count(ring[next]);
                 ring[next] = hash(e.as_ref());
-                changed |= self.add_hash(h);
                 next = (next + 1) % AHEAD;
+                if self.is_sparse() {
+                    changed |= self.set_sparse(index, count);
+                } else {
+                    changed |= self.set_dense(index, count);
+                    packed = packed.saturating_sub(1);
+                    if packed == 0 {
+                        break;
+                    }
+                }
             }
-            // Exhausted, or converted to dense: the queued hashes come
-            // first, in order, then the rest of the elements.
             for k in 0..queued {
                 changed |= self.add_hash(ring[(next + k) % AHEAD]);
             }
         }
-        changed | self.add_all_dense(it)
-    }
-
-    /// The dense part of [`add_all`](Hll::add_all): batches of at least
-    /// [`UNPACK_MIN`] elements go through one-byte registers (one unpack
-    /// and one pack of the body, then a byte max per element), shorter ones
-    /// update the packed registers. An iterator that does not promise
-    /// `UNPACK_MIN` elements gets that many packed updates first.
-    fn add_all_dense<T: AsRef<[u8]>>(&mut self, mut it: impl Iterator<Item = T>) -> bool {
-        let mut changed = false;
-        if it.size_hint().0 < UNPACK_MIN {
-            let mut n = 0;
-            for e in it.by_ref() {
-                changed |= self.add_hash(hash(e.as_ref()));
-                n += 1;
-                if n == UNPACK_MIN {
-                    break;
-                }
-            }
-            if n < UNPACK_MIN {
-                return changed;
-            }
+        if exhausted {
+            return changed;
         }
+        // Dense with elements left (if any: an empty rest costs no unpack).
+        let Some(first) = it.next() else {
+            return changed;
+        };
+        changed |= self.add_hash(hash(first.as_ref()));
         changed | self.add_all_unpacked(it)
     }
 

@@ -48,7 +48,9 @@ fn dense_batches_around_the_switch() {
     let base = dense(1);
     let mut cached = base.clone();
     cached.count();
-    for n in [0, 1, 7, 8, 9, 1000, 1023, 1024, 1025, 2047, 2048, 2049, 5000, 70_000] {
+    for n in [
+        0, 1, 7, 8, 9, 255, 256, 257, 263, 264, 265, 1000, 1025, 5000, 70_000,
+    ] {
         let elems = elements(n as u32 + 7, n);
         check(&base, &elems);
         check(&cached, &elems);

@@ -1,7 +1,7 @@
 //! The bytes a Redis client sends for each value of an Arrow array, and
 //! which Arrow types are accepted where.
 
-use datafusion::arrow::array::{Array, AsArray, BooleanArray};
+use datafusion::arrow::array::{Array, AsArray, BooleanArray, OffsetSizeTrait};
 use datafusion::arrow::buffer::NullBuffer;
 use datafusion::arrow::datatypes::{
     DataType, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type,
@@ -81,6 +81,13 @@ pub(crate) fn mask(array: &dyn Array, filter: Option<&BooleanArray>) -> Option<N
 pub(crate) trait Sink {
     /// Called once per array (or not at all when no row is selected).
     fn take<T: AsRef<[u8]>>(&mut self, rows: impl Iterator<Item = (usize, T)>);
+
+    /// Every row, in order, without row numbers (the first is row 0): what
+    /// `feed` calls when no row is masked out, for sinks that do not need
+    /// the numbers.
+    fn take_all<T: AsRef<[u8]>>(&mut self, values: impl Iterator<Item = T>) {
+        self.take(values.enumerate());
+    }
 }
 
 /// Feeds `sink` the bytes of every row of `array` that `mask` leaves valid
@@ -95,11 +102,17 @@ pub(crate) fn feed(
     match array.data_type() {
         DataType::Utf8 => {
             let a = array.as_string::<i32>();
-            rows(len, mask, sink, |i| a.value(i).as_bytes());
+            match mask {
+                None => sink.take_all(slices(a.value_offsets(), a.value_data())),
+                Some(_) => rows(len, mask, sink, |i| a.value(i).as_bytes()),
+            }
         }
         DataType::LargeUtf8 => {
             let a = array.as_string::<i64>();
-            rows(len, mask, sink, |i| a.value(i).as_bytes());
+            match mask {
+                None => sink.take_all(slices(a.value_offsets(), a.value_data())),
+                Some(_) => rows(len, mask, sink, |i| a.value(i).as_bytes()),
+            }
         }
         DataType::Utf8View => {
             let a = array.as_string_view();
@@ -107,11 +120,17 @@ pub(crate) fn feed(
         }
         DataType::Binary => {
             let a = array.as_binary::<i32>();
-            rows(len, mask, sink, |i| a.value(i));
+            match mask {
+                None => sink.take_all(slices(a.value_offsets(), a.value_data())),
+                Some(_) => rows(len, mask, sink, |i| a.value(i)),
+            }
         }
         DataType::LargeBinary => {
             let a = array.as_binary::<i64>();
-            rows(len, mask, sink, |i| a.value(i));
+            match mask {
+                None => sink.take_all(slices(a.value_offsets(), a.value_data())),
+                Some(_) => rows(len, mask, sink, |i| a.value(i)),
+            }
         }
         DataType::BinaryView => {
             let a = array.as_binary_view();
@@ -158,6 +177,18 @@ pub(crate) fn feed(
     Ok(())
 }
 
+/// The values of an offset-indexed array (strings or binary, no row
+/// masked out) straight from its offsets and data buffers: no per-row
+/// index check and offset lookup through the array.
+fn slices<'a, O: OffsetSizeTrait>(
+    offsets: &'a [O],
+    data: &'a [u8],
+) -> impl Iterator<Item = &'a [u8]> + 'a {
+    offsets
+        .windows(2)
+        .map(move |w| &data[w[0].as_usize()..w[1].as_usize()])
+}
+
 fn rows<T: AsRef<[u8]>>(
     len: usize,
     mask: Option<&NullBuffer>,
@@ -165,7 +196,7 @@ fn rows<T: AsRef<[u8]>>(
     get: impl Fn(usize) -> T,
 ) {
     match mask {
-        None => sink.take((0..len).map(|i| (i, get(i)))),
+        None => sink.take_all((0..len).map(get)),
         Some(m) if m.null_count() == len => {}
         Some(m) => sink.take(m.valid_indices().map(|i| (i, get(i)))),
     }

@@ -248,7 +248,56 @@ impl AsRef<[u8]> for Decimal {
 
 #[cfg(test)]
 mod tests {
-    use super::Decimal;
+    use super::{feed, mask, Decimal, Sink};
+    use datafusion::arrow::array::{
+        Array, ArrayRef, BinaryArray, LargeBinaryArray, LargeStringArray, StringArray,
+    };
+
+    /// Records what `feed` hands over.
+    #[derive(Default)]
+    struct Collect(Vec<(usize, Vec<u8>)>);
+
+    impl Sink for Collect {
+        fn take<T: AsRef<[u8]>>(&mut self, rows: impl Iterator<Item = (usize, T)>) {
+            self.0.extend(rows.map(|(i, v)| (i, v.as_ref().to_vec())));
+        }
+    }
+
+    /// Offset-indexed arrays with and without nulls, whole and sliced (so
+    /// the offsets start past 0): every row's bytes with its row number,
+    /// in order, through the buffer walk (no nulls) and the masked path.
+    #[test]
+    fn offset_arrays_feed_every_row() {
+        let text: Vec<String> = (0..700).map(|i| "x".repeat(i % 13) + &i.to_string()).collect();
+        let with_nulls: Vec<Option<&str>> = text
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (i % 5 != 3).then_some(s.as_str()))
+            .collect();
+        let plain: Vec<Option<&str>> = text.iter().map(|s| Some(s.as_str())).collect();
+        for values in [&plain, &with_nulls] {
+            let bytes: Vec<Option<&[u8]>> = values.iter().map(|v| v.map(str::as_bytes)).collect();
+            let arrays: [ArrayRef; 4] = [
+                std::sync::Arc::new(StringArray::from(values.clone())),
+                std::sync::Arc::new(LargeStringArray::from(values.clone())),
+                std::sync::Arc::new(BinaryArray::from(bytes.clone())),
+                std::sync::Arc::new(LargeBinaryArray::from(bytes.clone())),
+            ];
+            for a in arrays {
+                for (start, len) in [(0, 700), (13, 500), (699, 1), (5, 0)] {
+                    let a = a.slice(start, len);
+                    let mut got = Collect::default();
+                    feed(a.as_ref(), mask(a.as_ref(), None).as_ref(), &mut got).unwrap();
+                    let want: Vec<(usize, Vec<u8>)> = bytes[start..start + len]
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, b)| b.map(|b| (i, b.to_vec())))
+                        .collect();
+                    assert_eq!(got.0, want, "{} {start}+{len}", a.data_type());
+                }
+            }
+        }
+    }
 
     #[test]
     fn decimal_text_matches_display() {

@@ -387,7 +387,8 @@ mod tests {
         assert!(!h.is_sparse());
         let mut r = Registers::from_hll(&h);
         assert_eq!(r.to_bytes(), h.as_bytes());
-        for i in 5000..60_000u32 {
+        let n = simd_core::testing::scaled(55_000, 300) as u32;
+        for i in 5000..5000 + n {
             let e = i.wrapping_mul(2_654_435_761).to_be_bytes();
             assert_eq!(r.add(&e), h.add(&e));
         }
@@ -451,7 +452,8 @@ mod tests {
         let mut b = a.clone();
         b.count();
         let mut c = b.clone();
-        let elems: Vec<[u8; 4]> = (0..3000u32).map(|i| i.to_le_bytes()).collect();
+        let n = simd_core::testing::scaled(3000, 300) as u32;
+        let elems: Vec<[u8; 4]> = (0..n).map(|i| i.to_le_bytes()).collect();
         assert!(c.add_all_unpacked(elems.iter()));
         for e in &elems {
             b.add(e);

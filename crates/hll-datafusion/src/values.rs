@@ -268,7 +268,9 @@ mod tests {
     /// in order, through the buffer walk (no nulls) and the masked path.
     #[test]
     fn offset_arrays_feed_every_row() {
-        let text: Vec<String> = (0..700).map(|i| "x".repeat(i % 13) + &i.to_string()).collect();
+        let text: Vec<String> = (0..700)
+            .map(|i| "x".repeat(i % 13) + &i.to_string())
+            .collect();
         let with_nulls: Vec<Option<&str>> = text
             .iter()
             .enumerate()

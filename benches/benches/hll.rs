@@ -21,6 +21,9 @@
 //!   one `add` per element, `bound:hash_batch` = the same hashing with no
 //!   register update (`hash_batch` over the elements, 4096 at a time),
 //!   `hyperloglogplus`.
+//! - `hll/add_all_column`: the same elements in one buffer (as a table's
+//!   column holds them; `chunks_exact(16)`), same rows, `bound:hash` the
+//!   hash loop alone.
 //! - `hll/hash_batch`: every `kernel:<name>` the CPU supports on 4096
 //!   16-byte elements (in cache; throughput in elements).
 
@@ -289,6 +292,53 @@ fn add_all_dense(c: &mut Criterion) {
             || theirs.clone(),
             |h| {
                 for e in &elems {
+                    h.insert(black_box(e));
+                }
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+
+    // The same elements in one buffer, as a column of a table holds them.
+    let flat: Vec<u8> = elems.concat();
+    let mut g = c.benchmark_group("hll/add_all_column");
+    g.throughput(Throughput::Elements(n as u64));
+    g.bench_function(BenchmarkId::new("ours", n), |b| {
+        b.iter_batched_ref(
+            || base.clone(),
+            |h| h.add_all(black_box(flat.chunks_exact(16))),
+            BatchSize::SmallInput,
+        )
+    });
+    g.bench_function(BenchmarkId::new("ours-add", n), |b| {
+        b.iter_batched_ref(
+            || base.clone(),
+            |h| {
+                for e in flat.chunks_exact(16) {
+                    h.add(black_box(e));
+                }
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    // Not the benchmark's work: the hashing alone, with the prefetch
+    // `add_all` issues (2 KiB ahead).
+    g.bench_function(BenchmarkId::new("bound:hash", n), |b| {
+        b.iter(|| {
+            let mut a = 0u64;
+            for e in black_box(&flat).chunks_exact(16) {
+                simd_core::prefetch_read(e.as_ptr().wrapping_add(2048));
+                a ^= hll::hash(e);
+            }
+            black_box(a)
+        })
+    });
+    g.bench_function(BenchmarkId::new("hyperloglogplus", n), |b| {
+        b.iter_batched_ref(
+            || theirs.clone(),
+            |h| {
+                for e in flat.chunks_exact(16) {
                     h.insert(black_box(e));
                 }
             },

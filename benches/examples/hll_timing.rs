@@ -214,6 +214,23 @@ fn add_all_ring(h: &mut Hll, elements: &[Vec<u8>]) -> bool {
     changed
 }
 
+/// Every element's bytes loaded and folded (the memory traffic of a hash
+/// pass without the hashing).
+fn read_only<'a>(elements: impl IntoIterator<Item = &'a [u8]>) -> u64 {
+    let mut acc = 0u64;
+    for e in elements {
+        let mut words = e.chunks_exact(8);
+        for w in &mut words {
+            acc ^= u64::from_le_bytes(w.try_into().unwrap());
+        }
+        acc ^= words
+            .remainder()
+            .iter()
+            .fold(0, |a, &b| a << 8 | u64::from(b));
+    }
+    acc
+}
+
 fn batch() {
     let runs: usize = std::env::args()
         .find_map(|a| a.strip_prefix("--runs=").map(|r| r.parse().unwrap()))
@@ -298,6 +315,10 @@ fn batch() {
     for k in &hk {
         fs.push(Box::new(move || hash_only(k)));
     }
+    // The loads alone: each element's bytes folded into one word.
+    fs.push(Box::new(|| {
+        black_box(read_only(black_box(&slices).iter().copied()));
+    }));
     let refs: Vec<&dyn Fn()> = fs.iter().map(|f| f.as_ref()).collect();
     let t = benches::min_ns(runs, elems.len() as f64, &refs);
     println!(
@@ -313,9 +334,109 @@ fn batch() {
     for (k, x) in hk.iter().zip(&t[4..]) {
         print!("  hash_batch {} {:.2}", k.name(), x);
     }
+    println!("  (hash only; selected {})", hll::selected_hash_kernel().name());
     println!(
-        "  (hash only; selected {})",
-        hll::selected_hash_kernel().name()
+        "  read only {:.2} (each element's bytes loaded, no hash)",
+        t[4 + hk.len()]
+    );
+
+    // The same elements in one buffer (as an Arrow column holds them): no
+    // per-element heap chunk and `Vec` header to read.
+    let flat: Vec<u8> = elems.concat();
+    let t = benches::min_ns(
+        runs,
+        elems.len() as f64,
+        &[
+            &|| {
+                let mut h = base.clone();
+                h.add_all(black_box(flat.chunks_exact(len)));
+                black_box(&h);
+            },
+            &|| {
+                let mut h = base.clone();
+                for e in flat.chunks_exact(len) {
+                    h.add(black_box(e));
+                }
+                black_box(&h);
+            },
+            &|| {
+                let mut h = theirs.clone();
+                for e in flat.chunks_exact(len) {
+                    h.insert(black_box(e));
+                }
+                black_box(&h);
+            },
+            &|| {
+                let mut a = 0u64;
+                for e in black_box(&flat).chunks_exact(len) {
+                    simd_core::prefetch_read(e.as_ptr().wrapping_add(2048));
+                    a ^= hll::hash(e);
+                }
+                black_box(a);
+            },
+            &|| {
+                black_box(read_only(black_box(&flat).chunks_exact(len)));
+            },
+        ],
+    );
+    let hot = &flat[..4096 * len];
+    let th = benches::min_ns(
+        runs * 20,
+        4096.0 * 16.0,
+        &[
+            &|| {
+                let mut h = base.clone();
+                for _ in 0..16 {
+                    h.add_all(black_box(hot.chunks_exact(len)));
+                }
+                black_box(&h);
+            },
+            &|| {
+                let mut a = 0u64;
+                for _ in 0..16 {
+                    for e in black_box(hot).chunks_exact(len) {
+                        a ^= hll::hash(e);
+                    }
+                }
+                black_box(a);
+            },
+        ],
+    );
+    println!(
+        "in cache (4096 16-byte, 16 times): add_all {:.2}  hash only {:.2}",
+        th[0], th[1]
+    );
+    // Short dense batches: add_all switches to one-byte registers from
+    // 256 elements on; the ring (packed updates) is the other side.
+    let hot_vecs = &elems[..4096];
+    for n in [128usize, 256, 1024, 4096] {
+        let t = benches::min_ns(
+            runs * 50,
+            n as f64,
+            &[
+                &|| {
+                    let mut h = base.clone();
+                    h.add_all(black_box(&hot_vecs[..n]));
+                    black_box(&h);
+                },
+                &|| {
+                    let mut h = base.clone();
+                    add_all_ring(&mut h, black_box(&hot_vecs[..n]));
+                    black_box(&h);
+                },
+            ],
+        );
+        print!("  {n}: add_all {:.2} ring {:.2}", t[0], t[1]);
+    }
+    println!("  (dense batches in cache, ns/element, the clone included)");
+    println!(
+        "dense, one buffer (1M 16-byte into a clone) ns/element: add_all {:.2}  add {:.2}  hyperloglogplus {:.2}  hash only {:.2}  read only {:.2}",
+        t[0], t[1], t[2], t[3], t[4]
+    );
+    println!(
+        "  add_all vs add {:.2}x, vs hyperloglogplus {:.2}x",
+        t[1] / t[0],
+        t[2] / t[0]
     );
 
     let sparse = benches::hex_elements(0x5eed, 1000);

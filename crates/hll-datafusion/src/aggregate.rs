@@ -2,7 +2,6 @@
 //! one group ([`Accumulator`]) and many ([`GroupsAccumulator`]). Their
 //! partial state is the Redis string itself, one `Binary` field.
 
-use crate::dense::Registers;
 use crate::values::{self, Sink};
 use datafusion::arrow::array::{Array, ArrayRef, BinaryArray, BooleanArray};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
@@ -12,7 +11,7 @@ use datafusion::logical_expr::utils::format_state_name;
 use datafusion::logical_expr::{
     Accumulator, AggregateUDFImpl, EmitTo, GroupsAccumulator, Signature, Volatility,
 };
-use hll::Hll;
+use hll::{Hll, Registers};
 use std::sync::Arc;
 
 /// Which aggregate: the two share the state and the merge of states.
@@ -205,9 +204,11 @@ struct AddDense<'a>(&'a mut Registers);
 
 impl Sink for AddDense<'_> {
     fn take<T: AsRef<[u8]>>(&mut self, rows: impl Iterator<Item = (usize, T)>) {
-        for (_, v) in rows {
-            self.0.add(v.as_ref());
-        }
+        self.0.add_all(rows.map(|(_, v)| v));
+    }
+
+    fn take_all<T: AsRef<[u8]>>(&mut self, values: impl Iterator<Item = T>) {
+        self.0.add_all(values);
     }
 }
 
@@ -216,6 +217,10 @@ struct AddAll<'a>(&'a mut Hll);
 impl Sink for AddAll<'_> {
     fn take<T: AsRef<[u8]>>(&mut self, rows: impl Iterator<Item = (usize, T)>) {
         self.0.add_all(rows.map(|(_, v)| v));
+    }
+
+    fn take_all<T: AsRef<[u8]>>(&mut self, values: impl Iterator<Item = T>) {
+        self.0.add_all(values);
     }
 }
 
@@ -267,11 +272,12 @@ impl One {
         }
     }
 
-    /// Moves a dense `hll` to `dense`.
+    /// Moves a dense `hll` to `dense`: a dense string depends only on its
+    /// header and registers, so the registers a byte each give the same
+    /// bytes at the end (`Registers::to_bytes`).
     fn settle(&mut self) {
-        if let Some(d) = self.hll.as_ref().and_then(Registers::from_dense) {
-            self.dense = Some(d);
-            self.hll = None;
+        if let Some(h) = self.hll.take_if(|h| !h.is_sparse()) {
+            self.dense = Some(Registers::from_hll(&h));
         }
     }
 }
@@ -493,6 +499,34 @@ mod tests {
 
     fn state_bytes(a: &ArrayRef, row: usize) -> &[u8] {
         a.as_binary::<i32>().value(row)
+    }
+
+    /// A group's registers a byte each (`hll::Registers`, what a single
+    /// group keeps once dense) give the bytes of the same adds and merges
+    /// on the `Hll`.
+    #[test]
+    fn registers_give_the_hll_bytes() {
+        let mut h = Hll::new();
+        h.add_all((0..5000u32).map(|i| i.to_le_bytes()));
+        assert!(!h.is_sparse());
+        let mut r = Registers::from_hll(&h);
+        assert_eq!(r.to_bytes(), h.as_bytes());
+        for i in 5000..200_000u32 {
+            let e = i.wrapping_mul(2_654_435_761).to_be_bytes();
+            h.add(&e);
+            r.add(&e);
+        }
+        assert_eq!(r.to_bytes(), h.as_bytes());
+        let mut other = Hll::new();
+        other.add_all((0..100u32).map(|i| format!("o{i}")));
+        h.merge(&[&other]);
+        r.merge(&other);
+        assert_eq!(r.to_bytes(), h.as_bytes());
+        // A written cache: adds that change nothing keep it valid.
+        h.count();
+        let mut r = Registers::from_hll(&h);
+        r.add(&0u32.to_le_bytes());
+        assert_eq!(r.to_bytes(), h.as_bytes());
     }
 
     #[test]

@@ -62,7 +62,6 @@ struct ReadmeDoctests;
 
 mod aggregate;
 mod count;
-mod dense;
 mod values;
 
 use datafusion::logical_expr::{AggregateUDF, ScalarUDF};

@@ -1,7 +1,7 @@
 //! The bytes a Redis client sends for each value of an Arrow array, and
 //! which Arrow types are accepted where.
 
-use datafusion::arrow::array::{Array, AsArray, BooleanArray};
+use datafusion::arrow::array::{Array, AsArray, BooleanArray, OffsetSizeTrait};
 use datafusion::arrow::buffer::NullBuffer;
 use datafusion::arrow::datatypes::{
     DataType, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type,
@@ -81,6 +81,13 @@ pub(crate) fn mask(array: &dyn Array, filter: Option<&BooleanArray>) -> Option<N
 pub(crate) trait Sink {
     /// Called once per array (or not at all when no row is selected).
     fn take<T: AsRef<[u8]>>(&mut self, rows: impl Iterator<Item = (usize, T)>);
+
+    /// Every row, in order, without row numbers (the first is row 0): what
+    /// `feed` calls when no row is masked out, for sinks that do not need
+    /// the numbers.
+    fn take_all<T: AsRef<[u8]>>(&mut self, values: impl Iterator<Item = T>) {
+        self.take(values.enumerate());
+    }
 }
 
 /// Feeds `sink` the bytes of every row of `array` that `mask` leaves valid
@@ -95,11 +102,17 @@ pub(crate) fn feed(
     match array.data_type() {
         DataType::Utf8 => {
             let a = array.as_string::<i32>();
-            rows(len, mask, sink, |i| a.value(i).as_bytes());
+            match mask {
+                None => sink.take_all(slices(a.value_offsets(), a.value_data())),
+                Some(_) => rows(len, mask, sink, |i| a.value(i).as_bytes()),
+            }
         }
         DataType::LargeUtf8 => {
             let a = array.as_string::<i64>();
-            rows(len, mask, sink, |i| a.value(i).as_bytes());
+            match mask {
+                None => sink.take_all(slices(a.value_offsets(), a.value_data())),
+                Some(_) => rows(len, mask, sink, |i| a.value(i).as_bytes()),
+            }
         }
         DataType::Utf8View => {
             let a = array.as_string_view();
@@ -107,11 +120,17 @@ pub(crate) fn feed(
         }
         DataType::Binary => {
             let a = array.as_binary::<i32>();
-            rows(len, mask, sink, |i| a.value(i));
+            match mask {
+                None => sink.take_all(slices(a.value_offsets(), a.value_data())),
+                Some(_) => rows(len, mask, sink, |i| a.value(i)),
+            }
         }
         DataType::LargeBinary => {
             let a = array.as_binary::<i64>();
-            rows(len, mask, sink, |i| a.value(i));
+            match mask {
+                None => sink.take_all(slices(a.value_offsets(), a.value_data())),
+                Some(_) => rows(len, mask, sink, |i| a.value(i)),
+            }
         }
         DataType::BinaryView => {
             let a = array.as_binary_view();
@@ -158,6 +177,18 @@ pub(crate) fn feed(
     Ok(())
 }
 
+/// The values of an offset-indexed array (strings or binary, no row
+/// masked out) straight from its offsets and data buffers: no per-row
+/// index check and offset lookup through the array.
+fn slices<'a, O: OffsetSizeTrait>(
+    offsets: &'a [O],
+    data: &'a [u8],
+) -> impl Iterator<Item = &'a [u8]> + 'a {
+    offsets
+        .windows(2)
+        .map(move |w| &data[w[0].as_usize()..w[1].as_usize()])
+}
+
 fn rows<T: AsRef<[u8]>>(
     len: usize,
     mask: Option<&NullBuffer>,
@@ -165,7 +196,7 @@ fn rows<T: AsRef<[u8]>>(
     get: impl Fn(usize) -> T,
 ) {
     match mask {
-        None => sink.take((0..len).map(|i| (i, get(i)))),
+        None => sink.take_all((0..len).map(get)),
         Some(m) if m.null_count() == len => {}
         Some(m) => sink.take(m.valid_indices().map(|i| (i, get(i)))),
     }
@@ -217,7 +248,58 @@ impl AsRef<[u8]> for Decimal {
 
 #[cfg(test)]
 mod tests {
-    use super::Decimal;
+    use super::{feed, mask, Decimal, Sink};
+    use datafusion::arrow::array::{
+        Array, ArrayRef, BinaryArray, LargeBinaryArray, LargeStringArray, StringArray,
+    };
+
+    /// Records what `feed` hands over.
+    #[derive(Default)]
+    struct Collect(Vec<(usize, Vec<u8>)>);
+
+    impl Sink for Collect {
+        fn take<T: AsRef<[u8]>>(&mut self, rows: impl Iterator<Item = (usize, T)>) {
+            self.0.extend(rows.map(|(i, v)| (i, v.as_ref().to_vec())));
+        }
+    }
+
+    /// Offset-indexed arrays with and without nulls, whole and sliced (so
+    /// the offsets start past 0): every row's bytes with its row number,
+    /// in order, through the buffer walk (no nulls) and the masked path.
+    #[test]
+    fn offset_arrays_feed_every_row() {
+        let text: Vec<String> = (0..700)
+            .map(|i| "x".repeat(i % 13) + &i.to_string())
+            .collect();
+        let with_nulls: Vec<Option<&str>> = text
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (i % 5 != 3).then_some(s.as_str()))
+            .collect();
+        let plain: Vec<Option<&str>> = text.iter().map(|s| Some(s.as_str())).collect();
+        for values in [&plain, &with_nulls] {
+            let bytes: Vec<Option<&[u8]>> = values.iter().map(|v| v.map(str::as_bytes)).collect();
+            let arrays: [ArrayRef; 4] = [
+                std::sync::Arc::new(StringArray::from(values.clone())),
+                std::sync::Arc::new(LargeStringArray::from(values.clone())),
+                std::sync::Arc::new(BinaryArray::from(bytes.clone())),
+                std::sync::Arc::new(LargeBinaryArray::from(bytes.clone())),
+            ];
+            for a in arrays {
+                for (start, len) in [(0, 700), (13, 500), (699, 1), (5, 0)] {
+                    let a = a.slice(start, len);
+                    let mut got = Collect::default();
+                    feed(a.as_ref(), mask(a.as_ref(), None).as_ref(), &mut got).unwrap();
+                    let want: Vec<(usize, Vec<u8>)> = bytes[start..start + len]
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, b)| b.map(|b| (i, b.to_vec())))
+                        .collect();
+                    assert_eq!(got.0, want, "{} {start}+{len}", a.data_type());
+                }
+            }
+        }
+    }
 
     #[test]
     fn decimal_text_matches_display() {

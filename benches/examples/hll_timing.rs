@@ -334,7 +334,10 @@ fn batch() {
     for (k, x) in hk.iter().zip(&t[4..]) {
         print!("  hash_batch {} {:.2}", k.name(), x);
     }
-    println!("  (hash only; selected {})", hll::selected_hash_kernel().name());
+    println!(
+        "  (hash only; selected {})",
+        hll::selected_hash_kernel().name()
+    );
     println!(
         "  read only {:.2} (each element's bytes loaded, no hash)",
         t[4 + hk.len()]

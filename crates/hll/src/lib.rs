@@ -137,8 +137,8 @@ pub use hash::{hash, hash_batch, murmurhash64a, SEED};
 pub use kernel::{
     hash_kernels, kernels, selected_hash_kernel, selected_kernel, HashKernel, Kernel,
 };
-pub use simd_core::Level;
 pub use registers::Registers;
+pub use simd_core::Level;
 
 /// Index bits.
 const P: u32 = 14;

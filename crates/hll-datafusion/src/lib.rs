@@ -53,7 +53,7 @@
 //! # Ok(())
 //! # }
 //! ```
-#![deny(missing_docs, unsafe_code)]
+#![deny(missing_docs, unsafe_code, clippy::undocumented_unsafe_blocks)]
 
 /// The README's examples, run as doc tests.
 #[cfg(doctest)]

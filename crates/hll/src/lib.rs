@@ -114,6 +114,7 @@ extern crate std;
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+mod add_all;
 mod dense;
 mod dispatch;
 mod error;
@@ -156,11 +157,6 @@ pub const DENSE_BYTES: usize = HDR + DENSE_BODY;
 /// The servers' default `hll-sparse-max-bytes`: a sparse string that would
 /// grow past this many bytes (header included) is converted to dense.
 pub const DEFAULT_SPARSE_MAX_BYTES: usize = 3000;
-
-/// Dense batches of [`Hll::add_all`] from this many elements on go through
-/// one-byte registers (an unpack and a pack of the body pay for themselves
-/// past this).
-const UNPACK_MIN: usize = 256;
 
 const ENC_DENSE: u8 = 0;
 const ENC_SPARSE: u8 = 1;
@@ -375,101 +371,6 @@ impl Hll {
         } else {
             self.set_dense(index, count)
         }
-    }
-
-    /// `PFADD key e1 e2 ...`: adds every element in order (a conversion to
-    /// dense part-way sends the rest to the dense registers, as on a server);
-    /// whether any register changed. The result is byte for byte that of
-    /// one [`add`](Hll::add) per element, in order.
-    ///
-    /// Into a dense HLL, 256 elements or more (as the iterator's
-    /// `size_hint` promises, or once 256 have been added) go through one
-    /// byte per register: the body is unpacked once, each element costs a
-    /// hash and a byte max, and the body is packed once at the end (for
-    /// 16-byte elements in one buffer, 2.9-3.5 ns an element on an Emerald
-    /// Rapids core against 4.5-8 ns for the loop of `add`). [`Registers`]
-    /// keeps that form across calls.
-    ///
-    /// ```
-    /// let mut a = hll::Hll::new();
-    /// assert!(a.add_all(["a", "b", "c"]));
-    /// let mut b = hll::Hll::new();
-    /// for e in ["a", "b", "c"] {
-    ///     b.add(e.as_bytes());
-    /// }
-    /// assert_eq!(a, b);
-    /// assert_eq!(a.count(), 3);
-    /// ```
-    pub fn add_all<I, T>(&mut self, elements: I) -> bool
-    where
-        I: IntoIterator<Item = T>,
-        T: AsRef<[u8]>,
-    {
-        // Each element is hashed AHEAD elements before its register update,
-        // and in program order before the update it overlaps: a sparse
-        // update ends in hard-to-predict branches, and a hash computed
-        // after them would start only once they resolve (its multiply
-        // chain then on the critical path); issued before them, it runs in
-        // the shadow of the update. The updates still happen one by one, in
-        // order. (Faster than batches of hashes then updates; 4-32 ahead
-        // measured the same.) A dense HLL takes the rest of a long batch
-        // through one-byte registers instead (see `add_all_unpacked`).
-        const AHEAD: usize = 8;
-        let mut changed = false;
-        let mut it = elements.into_iter();
-        // Set once `it` has answered `None` (it is not asked again).
-        let mut exhausted = false;
-        // Dense adds on the packed registers before switching to one-byte
-        // registers: none when the iterator promises a long batch.
-        let mut packed = if it.size_hint().0 >= UNPACK_MIN {
-            0
-        } else {
-            UNPACK_MIN
-        };
-        if self.is_sparse() || packed > 0 {
-            let mut ring = [0u64; AHEAD];
-            let mut queued = 0;
-            while queued < AHEAD {
-                let Some(e) = it.next() else {
-                    exhausted = true;
-                    break;
-                };
-                ring[queued] = hash(e.as_ref());
-                queued += 1;
-            }
-            // ring[next] is the oldest queued hash once the ring is full.
-            let mut next = 0;
-            while !exhausted {
-                let Some(e) = it.next() else {
-                    exhausted = true;
-                    break;
-                };
-                let (index, count) = hash::index_count(ring[next]);
-                ring[next] = hash(e.as_ref());
-                next = (next + 1) % AHEAD;
-                if self.is_sparse() {
-                    changed |= self.set_sparse(index, count);
-                } else {
-                    changed |= self.set_dense(index, count);
-                    packed = packed.saturating_sub(1);
-                    if packed == 0 {
-                        break;
-                    }
-                }
-            }
-            for k in 0..queued {
-                changed |= self.add_hash(ring[(next + k) % AHEAD]);
-            }
-        }
-        if exhausted {
-            return changed;
-        }
-        // Dense with elements left (if any: an empty rest costs no unpack).
-        let Some(first) = it.next() else {
-            return changed;
-        };
-        changed |= self.add_hash(hash(first.as_ref()));
-        changed | self.add_all_unpacked(it)
     }
 
     /// Raises one register of a sparse HLL (converting it to dense when the

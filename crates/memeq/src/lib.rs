@@ -121,7 +121,7 @@ pub use simd_core::Level;
 /// assert!(memeq::eq(&[7u8; 100], &[7u8; 100]));
 /// assert!(!memeq::eq(&[7u8; 100], &[7u8; 99]));
 /// ```
-#[inline(always)]
+#[inline]
 #[must_use]
 pub fn eq(a: &[u8], b: &[u8]) -> bool {
     dispatch::eq::<true>(dispatch::cached_class(), a, b)

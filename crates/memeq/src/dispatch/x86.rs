@@ -90,12 +90,21 @@ pub(crate) fn eq<const LAZY: bool>(class: Class, a: &[u8], b: &[u8]) -> bool {
         return false;
     }
     let (pa, pb) = (a.as_ptr(), b.as_ptr());
-    // AVX512 alone first: one compare of the class on the hot path.
-    if c == AVX512 {
+    // Both AVX-512 classes share the path up to 64 bytes: one compare of
+    // the class on the hot path.
+    if is_avx512(c) {
         if n <= 64 {
             // SAFETY: the class proves AVX-512BW/VL and BMI2; both slices
             // hold n <= 64 bytes.
             return unsafe { avx512::eq_upto64_asm(pa, pb, n) };
+        }
+        if c == AVX512_SPLIT {
+            if n <= 128 {
+                // SAFETY: the class proves AVX2; 64 < n <= 128.
+                return unsafe { avx2::eq_33_128_asm(pa, pb, n) };
+            }
+            // SAFETY: the class proves AVX2; both slices hold n > 64 bytes.
+            return unsafe { avx2::eq_above64(pa, pb, n) };
         }
         if n <= 128 {
             // SAFETY: the class proves AVX-512BW/VL; 64 < n <= 128.
@@ -103,19 +112,6 @@ pub(crate) fn eq<const LAZY: bool>(class: Class, a: &[u8], b: &[u8]) -> bool {
         }
         // SAFETY: the class proves AVX-512BW; n > 128.
         return unsafe { avx512::eq_above128(pa, pb, n) };
-    }
-    if c == AVX512_SPLIT {
-        if n <= 64 {
-            // SAFETY: the class proves AVX-512BW/VL and BMI2; both slices
-            // hold n <= 64 bytes.
-            return unsafe { avx512::eq_upto64_asm(pa, pb, n) };
-        }
-        if n <= 128 {
-            // SAFETY: the class proves AVX2; 64 < n <= 128.
-            return unsafe { avx2::eq_33_128_asm(pa, pb, n) };
-        }
-        // SAFETY: the class proves AVX2; both slices hold n > 64 bytes.
-        return unsafe { avx2::eq_above64(pa, pb, n) };
     }
     if LAZY && c == UNKNOWN {
         return eq_first_call(a, b);
@@ -270,5 +266,58 @@ mod tests {
         };
         assert_eq!(class().0, want);
         assert_eq!(CHOICE.peek().map(NonZeroU8::get), Some(want));
+    }
+
+    /// Every class this CPU can run gives `==`'s answer and `[u8]::cmp`'s
+    /// order at every length to 300 (all the short-path splits) and at
+    /// each position of the difference, not only the class the dispatcher
+    /// picks here (the split classes are what AMD Zen 1 and Zen 4 get).
+    #[test]
+    #[cfg_attr(miri, ignore = "inline assembly")]
+    fn every_runnable_class_agrees_with_slices() {
+        let f = cpu_detect::features();
+        let avx512 = f.avx512f && f.avx512bw && f.avx512vl && f.bmi2 && f.avx2;
+        let classes = [
+            (AVX512, avx512),
+            (AVX512_SPLIT, avx512),
+            (AVX2, f.avx2),
+            (AVX2_HALVED, f.avx2),
+            (OTHER, true),
+        ];
+        let max: usize = 300;
+        let mut a = [0u8; 300];
+        for (i, b) in a.iter_mut().enumerate() {
+            *b = (i * 7 + 1) as u8;
+        }
+        for (code, runs) in classes {
+            if !runs {
+                continue;
+            }
+            let c = Class(code);
+            for n in 0..max {
+                let x = &a[..n];
+                assert!(eq::<false>(c, x, &a[..n]), "class {code} n {n}");
+                for at in [0, n / 2, n.saturating_sub(1)]
+                    .into_iter()
+                    .filter(|&i| i < n)
+                {
+                    let mut buf = [0u8; 300];
+                    buf[..n].copy_from_slice(x);
+                    buf[at] ^= 0x80;
+                    let y = &buf[..n];
+                    assert!(!eq::<false>(c, x, y), "class {code} n {n} at {at}");
+                    let got = if n <= 64 {
+                        // SAFETY: both slices hold n <= 64 bytes; the class
+                        // is runnable on this CPU (checked above).
+                        unsafe { cmp_upto64::<false>(c, x.as_ptr(), y.as_ptr(), n, n, n) }
+                    } else {
+                        let i = mismatch_above64::<false>(c, x, y);
+                        assert_eq!(i, at, "class {code} n {n}");
+                        x[i].cmp(&y[i])
+                    };
+                    assert_eq!(got, x.cmp(y), "class {code} n {n} at {at}");
+                }
+            }
+        }
     }
 }

@@ -115,6 +115,7 @@ extern crate std;
 struct ReadmeDoctests;
 
 mod add_all;
+mod cache;
 mod dense;
 mod dispatch;
 mod error;
@@ -393,20 +394,12 @@ impl Hll {
     }
 
     /// Raises one register of a dense HLL, inline and without a branch on
-    /// the outcome: the cache is invalidated (bit 7 of byte 15, as
-    /// [`invalidate`](Self::invalidate) does) by arithmetic on `changed`.
+    /// the outcome (the cache is invalidated as `cache::invalidate_if`
+    /// describes).
     #[inline(always)]
     fn set_dense(&mut self, index: usize, count: u8) -> bool {
         let changed = dense::set_max(&mut self.bytes, index, count);
-        // The cached count is invalidated only where it is still valid: the
-        // header byte is then stored to once, not on every add, so that
-        // each add's load of it does not wait for the previous add's store
-        // (a chain through memory from add to add; ~2 ns an add). The test
-        // is true once per run of adds that changes something, so it is
-        // predicted.
-        if self.bytes[15] & 0x80 == 0 {
-            self.bytes[15] |= u8::from(changed) << 7;
-        }
+        cache::invalidate_if(&mut self.bytes, changed);
         changed
     }
 
@@ -445,7 +438,7 @@ impl Hll {
     }
 
     fn invalidate(&mut self) {
-        self.bytes[15] |= 0x80;
+        cache::invalidate(&mut self.bytes);
     }
 
     /// The cached count if the cache is valid (bit 7 of byte 15 clear).
@@ -459,8 +452,7 @@ impl Hll {
     /// ```
     #[must_use]
     pub fn cached_count(&self) -> Option<u64> {
-        let c = simd_core::load::u64_le(&self.bytes, 8);
-        (c >> 63 == 0).then_some(c)
+        cache::get(&self.bytes)
     }
 
     /// `PFCOUNT key`: a valid cached count is returned as is; otherwise the
@@ -478,7 +470,7 @@ impl Hll {
             return c;
         }
         let c = self.estimate();
-        self.bytes[8..16].copy_from_slice(&c.to_le_bytes());
+        cache::set(&mut self.bytes, c);
         c
     }
 

@@ -2,7 +2,7 @@
 //! max), converted from and to the Redis string once per batch.
 
 use crate::kernels::{self, Aligned};
-use crate::{dense, dispatch, estimate, hash, sparse, Hll, DENSE_BYTES, HDR, REGISTERS};
+use crate::{cache, dense, dispatch, estimate, hash, sparse, Hll, DENSE_BYTES, HDR, REGISTERS};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
@@ -167,7 +167,7 @@ impl Registers {
     #[inline]
     pub fn add_hash(&mut self, hash: u64) -> bool {
         let changed = raise(&mut self.regs.0, hash);
-        self.header[15] |= u8::from(changed) << 7;
+        cache::invalidate_if(&mut self.header, changed);
         changed
     }
 
@@ -184,7 +184,7 @@ impl Registers {
         T: AsRef<[u8]>,
     {
         let changed = raise_all(&mut self.regs.0, elements.into_iter().fuse());
-        self.header[15] |= u8::from(changed) << 7;
+        cache::invalidate_if(&mut self.header, changed);
         changed
     }
 
@@ -201,7 +201,7 @@ impl Registers {
     /// ```
     pub fn merge(&mut self, other: &Hll) {
         other.max_into(&mut self.regs.0);
-        self.header[15] |= 0x80;
+        cache::invalidate(&mut self.header);
     }
 
     /// `PFMERGE self other` with the other side as registers.
@@ -217,15 +217,14 @@ impl Registers {
         for (r, &o) in self.regs.0.iter_mut().zip(other.regs.0.iter()) {
             *r = (*r).max(o);
         }
-        self.header[15] |= 0x80;
+        cache::invalidate(&mut self.header);
     }
 
     /// The cached count if the header's cache is valid (see
     /// [`Hll::cached_count`]).
     #[must_use]
     pub fn cached_count(&self) -> Option<u64> {
-        let c = u64::from_le_bytes(self.header[8..16].try_into().unwrap_or([0xff; 8]));
-        (c >> 63 == 0).then_some(c)
+        cache::get(&self.header)
     }
 
     /// The count of the registers, ignoring and not touching the cache
@@ -242,7 +241,7 @@ impl Registers {
             return c;
         }
         let c = self.estimate();
-        self.header[8..16].copy_from_slice(&c.to_le_bytes());
+        cache::set(&mut self.header, c);
         c
     }
 

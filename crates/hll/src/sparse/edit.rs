@@ -5,7 +5,7 @@
 
 use super::{is_val, is_xzero, is_zero, op_at, val, val_len, val_value};
 use super::{VAL_MAX_LEN, VAL_MAX_VALUE, ZERO_MAX_LEN};
-use crate::HDR;
+use crate::{cache, HDR};
 use alloc::vec::Vec;
 use simd_core::load;
 
@@ -380,7 +380,7 @@ fn finish(
 ) -> Edit {
     let p = split.p;
     let (touched, split) = if quiet {
-        bytes[15] |= 0x80;
+        cache::invalidate(bytes);
         let ln = if split.index == split.first {
             0
         } else if is_val(op) || split.index - split.first <= ZERO_MAX_LEN {
@@ -444,7 +444,7 @@ fn fusable_pair(x: u64) -> bool {
 /// Returns the end of what it rewrote (the fused byte, everything after it
 /// shifted), or `p` if it fused nothing.
 fn merge_pass(bytes: &mut Vec<u8>, mut p: usize) -> usize {
-    bytes[15] |= 0x80;
+    cache::invalidate(bytes);
     let start = p;
     let mut end = bytes.len();
     let mut touched = start;

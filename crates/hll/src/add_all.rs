@@ -1,7 +1,9 @@
 //! `Hll::add_all`: `PFADD` of many elements, hashed ahead of their
 //! register updates, through one-byte registers once a long batch is dense.
 
-use crate::{hash, Hll};
+use crate::kernels::{self, Aligned};
+use crate::registers::raise_all;
+use crate::{dense, dispatch, hash, Hll, REGISTERS};
 
 /// Dense batches of [`Hll::add_all`] from this many elements on go through
 /// one-byte registers (an unpack and a pack of the body pay for themselves
@@ -102,5 +104,27 @@ impl Hll {
         };
         changed |= self.add_hash(hash(first.as_ref()));
         changed | self.add_all_unpacked(it)
+    }
+
+    /// Dense adds through one-byte registers: unpacks the body, raises
+    /// bytes, packs it back once; whether a register changed (then the
+    /// cache is invalidated, as by each dense add).
+    pub(crate) fn add_all_unpacked<T: AsRef<[u8]>>(
+        &mut self,
+        elements: impl Iterator<Item = T>,
+    ) -> bool {
+        debug_assert!(!self.is_sparse());
+        let mut buf = Aligned(kernels::uninit::<REGISTERS>());
+        dispatch::unpack(dense::body(&self.bytes), &mut buf.0);
+        // SAFETY: unpack wrote every byte of buf.
+        let regs = unsafe { kernels::assume_init(&mut buf.0) };
+        let changed = raise_all(regs, elements);
+        if changed {
+            // SAFETY: pack writes initialised bytes only.
+            let body = unsafe { kernels::as_uninit(dense::body_mut(&mut self.bytes)) };
+            dispatch::pack(regs, body);
+            self.invalidate();
+        }
+        changed
     }
 }

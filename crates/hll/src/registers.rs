@@ -349,30 +349,6 @@ impl<T: AsRef<[u8]>> Extend<T> for Registers {
     }
 }
 
-impl Hll {
-    /// Dense adds through one-byte registers: unpacks the body, raises
-    /// bytes, packs it back once; whether a register changed (then the
-    /// cache is invalidated, as by each dense add).
-    pub(crate) fn add_all_unpacked<T: AsRef<[u8]>>(
-        &mut self,
-        elements: impl Iterator<Item = T>,
-    ) -> bool {
-        debug_assert!(!self.is_sparse());
-        let mut buf = Aligned(kernels::uninit::<REGISTERS>());
-        dispatch::unpack(dense::body(&self.bytes), &mut buf.0);
-        // SAFETY: unpack wrote every byte of buf.
-        let regs = unsafe { kernels::assume_init(&mut buf.0) };
-        let changed = raise_all(regs, elements);
-        if changed {
-            // SAFETY: pack writes initialised bytes only.
-            let body = unsafe { kernels::as_uninit(dense::body_mut(&mut self.bytes)) };
-            dispatch::pack(regs, body);
-            self.invalidate();
-        }
-        changed
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

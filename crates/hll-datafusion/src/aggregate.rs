@@ -206,10 +206,6 @@ impl Sink for AddDense<'_> {
     fn take<T: AsRef<[u8]>>(&mut self, rows: impl Iterator<Item = (usize, T)>) {
         self.0.add_all(rows.map(|(_, v)| v));
     }
-
-    fn take_all<T: AsRef<[u8]>>(&mut self, values: impl Iterator<Item = T>) {
-        self.0.add_all(values);
-    }
 }
 
 struct AddAll<'a>(&'a mut Hll);
@@ -217,10 +213,6 @@ struct AddAll<'a>(&'a mut Hll);
 impl Sink for AddAll<'_> {
     fn take<T: AsRef<[u8]>>(&mut self, rows: impl Iterator<Item = (usize, T)>) {
         self.0.add_all(rows.map(|(_, v)| v));
-    }
-
-    fn take_all<T: AsRef<[u8]>>(&mut self, values: impl Iterator<Item = T>) {
-        self.0.add_all(values);
     }
 }
 

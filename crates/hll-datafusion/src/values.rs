@@ -81,13 +81,6 @@ pub(crate) fn mask(array: &dyn Array, filter: Option<&BooleanArray>) -> Option<N
 pub(crate) trait Sink {
     /// Called once per array (or not at all when no row is selected).
     fn take<T: AsRef<[u8]>>(&mut self, rows: impl Iterator<Item = (usize, T)>);
-
-    /// Every row, in order, without row numbers (the first is row 0): what
-    /// `feed` calls when no row is masked out, for sinks that do not need
-    /// the numbers.
-    fn take_all<T: AsRef<[u8]>>(&mut self, values: impl Iterator<Item = T>) {
-        self.take(values.enumerate());
-    }
 }
 
 /// Feeds `sink` the bytes of every row of `array` that `mask` leaves valid
@@ -102,17 +95,11 @@ pub(crate) fn feed(
     match array.data_type() {
         DataType::Utf8 => {
             let a = array.as_string::<i32>();
-            match mask {
-                None => sink.take_all(slices(a.value_offsets(), a.value_data())),
-                Some(_) => rows(len, mask, sink, |i| a.value(i).as_bytes()),
-            }
+            offset_rows(a.value_offsets(), a.value_data(), mask, sink);
         }
         DataType::LargeUtf8 => {
             let a = array.as_string::<i64>();
-            match mask {
-                None => sink.take_all(slices(a.value_offsets(), a.value_data())),
-                Some(_) => rows(len, mask, sink, |i| a.value(i).as_bytes()),
-            }
+            offset_rows(a.value_offsets(), a.value_data(), mask, sink);
         }
         DataType::Utf8View => {
             let a = array.as_string_view();
@@ -120,17 +107,11 @@ pub(crate) fn feed(
         }
         DataType::Binary => {
             let a = array.as_binary::<i32>();
-            match mask {
-                None => sink.take_all(slices(a.value_offsets(), a.value_data())),
-                Some(_) => rows(len, mask, sink, |i| a.value(i)),
-            }
+            offset_rows(a.value_offsets(), a.value_data(), mask, sink);
         }
         DataType::LargeBinary => {
             let a = array.as_binary::<i64>();
-            match mask {
-                None => sink.take_all(slices(a.value_offsets(), a.value_data())),
-                Some(_) => rows(len, mask, sink, |i| a.value(i)),
-            }
+            offset_rows(a.value_offsets(), a.value_data(), mask, sink);
         }
         DataType::BinaryView => {
             let a = array.as_binary_view();
@@ -177,16 +158,22 @@ pub(crate) fn feed(
     Ok(())
 }
 
-/// The values of an offset-indexed array (strings or binary, no row
-/// masked out) straight from its offsets and data buffers: no per-row
-/// index check and offset lookup through the array.
-fn slices<'a, O: OffsetSizeTrait>(
-    offsets: &'a [O],
-    data: &'a [u8],
-) -> impl Iterator<Item = &'a [u8]> + 'a {
-    offsets
-        .windows(2)
-        .map(move |w| &data[w[0].as_usize()..w[1].as_usize()])
+/// The rows of an offset-indexed array (strings or binary) straight from
+/// its offsets and data buffers: no per-row index check and offset lookup
+/// through the array.
+fn offset_rows<O: OffsetSizeTrait>(
+    offsets: &[O],
+    data: &[u8],
+    mask: Option<&NullBuffer>,
+    sink: &mut impl Sink,
+) {
+    let range = |w: &[O]| w[0].as_usize()..w[1].as_usize();
+    match mask {
+        None => sink.take(offsets.windows(2).map(|w| &data[range(w)]).enumerate()),
+        Some(_) => rows(offsets.len() - 1, mask, sink, |i| {
+            &data[range(&offsets[i..i + 2])]
+        }),
+    }
 }
 
 fn rows<T: AsRef<[u8]>>(
@@ -196,7 +183,7 @@ fn rows<T: AsRef<[u8]>>(
     get: impl Fn(usize) -> T,
 ) {
     match mask {
-        None => sink.take_all((0..len).map(get)),
+        None => sink.take((0..len).map(|i| (i, get(i)))),
         Some(m) if m.null_count() == len => {}
         Some(m) => sink.take(m.valid_indices().map(|i| (i, get(i)))),
     }

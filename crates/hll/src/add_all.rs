@@ -23,6 +23,10 @@ impl Hll {
     /// README's table compares it with the loop of `add`).
     /// [`Registers`](crate::Registers) keeps that form across calls.
     ///
+    /// If the iterator panics, the HLL is left a valid string holding the
+    /// adds of the elements it yielded before, in order, except that up to
+    /// the last eight of them may be missing (hashed ahead, not yet added).
+    ///
     /// ```
     /// let mut a = hll::Hll::new();
     /// assert!(a.add_all(["a", "b", "c"]));
@@ -115,15 +119,33 @@ impl Hll {
         debug_assert!(!self.is_sparse());
         let mut buf = Aligned(kernels::uninit::<REGISTERS>());
         dispatch::unpack(dense::body(&self.bytes), &mut buf.0);
-        // SAFETY: unpack wrote every byte of buf.
-        let regs = unsafe { kernels::assume_init(&mut buf.0) };
-        let changed = raise_all(regs, elements);
-        if changed {
+        let mut repack = Repack {
+            hll: self,
+            // SAFETY: unpack wrote every byte of buf.
+            regs: unsafe { kernels::assume_init(&mut buf.0) },
+            changed: false,
+        };
+        raise_all(repack.regs, elements, &mut repack.changed);
+        repack.changed
+    }
+}
+
+/// One-byte registers unpacked from a dense HLL, packed back into it when
+/// dropped if they changed: at the end of a batch, and also when the
+/// caller's iterator panics, so the adds made before the panic are kept.
+struct Repack<'a> {
+    hll: &'a mut Hll,
+    regs: &'a mut [u8; REGISTERS],
+    changed: bool,
+}
+
+impl Drop for Repack<'_> {
+    fn drop(&mut self) {
+        if self.changed {
             // SAFETY: pack writes initialised bytes only.
-            let body = unsafe { kernels::as_uninit(dense::body_mut(&mut self.bytes)) };
-            dispatch::pack(regs, body);
-            self.invalidate();
+            let body = unsafe { kernels::as_uninit(dense::body_mut(&mut self.hll.bytes)) };
+            dispatch::pack(self.regs, body);
+            self.hll.invalidate();
         }
-        changed
     }
 }

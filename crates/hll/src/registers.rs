@@ -86,19 +86,34 @@ pub(crate) fn raise(regs: &mut [u8; REGISTERS], hash: u64) -> bool {
 /// How far past each element [`raise_all`] prefetches.
 const PREFETCH_BYTES: usize = 2048;
 
-/// Adds every element's hash to `regs`; whether any register changed.
+/// Adds every element's hash to `regs`, setting `*changed` once a register
+/// changes. `changed` lives with the caller so that a panic in the caller's
+/// iterator still leaves it saying whether the adds so far changed
+/// something (the callers settle the cache, or pack, in a `Drop`).
 #[inline]
 pub(crate) fn raise_all<T: AsRef<[u8]>>(
     regs: &mut [u8; REGISTERS],
     elements: impl Iterator<Item = T>,
-) -> bool {
-    let mut changed = false;
+    changed: &mut bool,
+) {
     for e in elements {
         let e = e.as_ref();
         simd_core::prefetch_read(e.as_ptr().wrapping_add(PREFETCH_BYTES));
-        changed |= raise(regs, hash::hash(e));
+        *changed |= raise(regs, hash::hash(e));
     }
-    changed
+}
+
+/// The cache of a header whose registers are being raised: invalidated
+/// when dropped if they changed, so also when the caller's iterator panics.
+struct SettleCache<'a> {
+    header: &'a mut [u8; HDR],
+    changed: bool,
+}
+
+impl Drop for SettleCache<'_> {
+    fn drop(&mut self) {
+        cache::invalidate_if(self.header, self.changed);
+    }
 }
 
 impl Registers {
@@ -171,7 +186,9 @@ impl Registers {
         changed
     }
 
-    /// `PFADD key e1 e2 ...`: whether any register changed.
+    /// `PFADD key e1 e2 ...`: whether any register changed. If the iterator
+    /// panics, the elements it yielded before are added (and the cache is
+    /// invalidated if they changed a register).
     ///
     /// ```
     /// let mut r = hll::Registers::new();
@@ -183,9 +200,12 @@ impl Registers {
         I: IntoIterator<Item = T>,
         T: AsRef<[u8]>,
     {
-        let changed = raise_all(&mut self.regs.0, elements.into_iter().fuse());
-        cache::invalidate_if(&mut self.header, changed);
-        changed
+        let mut settle = SettleCache {
+            header: &mut self.header,
+            changed: false,
+        };
+        raise_all(&mut self.regs.0, elements.into_iter(), &mut settle.changed);
+        settle.changed
     }
 
     /// `PFMERGE self other`: every register raised to `other`'s; the cache

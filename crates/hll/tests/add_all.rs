@@ -107,6 +107,72 @@ fn registers_give_the_packed_bytes() {
     assert_eq!(r.to_bytes(), h.as_bytes());
 }
 
+/// `elems` through a `map` (exact length kept) that panics at element `at`.
+fn panicking(elems: &[Vec<u8>], at: usize) -> impl Iterator<Item = &Vec<u8>> {
+    elems.iter().enumerate().map(move |(i, e)| {
+        assert!(i != at, "the caller's iterator panics at {at}");
+        e
+    })
+}
+
+/// Adds of `elems[..n]` one by one into `start`.
+fn prefix(start: &Hll, elems: &[Vec<u8>], n: usize) -> Hll {
+    let mut h = start.clone();
+    for e in &elems[..n] {
+        h.add(e);
+    }
+    h
+}
+
+/// A panic in the caller's iterator leaves the adds before it: all of them
+/// through one-byte registers (packed back, cache settled), all but at most
+/// the last eight through the hashed-ahead ring; the string stays valid.
+#[test]
+fn a_panicking_iterator_keeps_the_adds_before_it() {
+    let elems = elements(3, 2000);
+    let mut base = dense(4);
+    base.count();
+    for at in [0, 1, 300, 1999] {
+        let mut h = base.clone();
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            h.add_all(panicking(&elems, at))
+        }));
+        assert!(r.is_err());
+        assert_eq!(h, prefix(&base, &elems, at), "dense, panic at {at}");
+        assert_eq!(Hll::from_bytes(h.as_bytes()).unwrap(), h);
+
+        let mut regs = Registers::from_hll(&base);
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            regs.add_all(panicking(&elems, at))
+        }));
+        assert!(r.is_err());
+        assert_eq!(
+            regs.to_hll(),
+            prefix(&base, &elems, at),
+            "registers, panic at {at}"
+        );
+    }
+    // No length hint: the first 256 dense adds and sparse adds go through
+    // the ring.
+    for (start, at) in [
+        (&base, 100),
+        (&base, 700),
+        (&Hll::new(), 50),
+        (&Hll::new(), 1500),
+    ] {
+        let mut h = start.clone();
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            h.add_all(panicking(&elems, at).filter(|_| true))
+        }));
+        assert!(r.is_err());
+        assert!(
+            (at.saturating_sub(8)..=at).any(|n| h == prefix(start, &elems, n)),
+            "no length hint, panic at {at}"
+        );
+        assert_eq!(Hll::from_bytes(h.as_bytes()).unwrap(), h);
+    }
+}
+
 fn element() -> impl Strategy<Value = Vec<u8>> {
     proptest::collection::vec(any::<u8>(), 0..24)
 }

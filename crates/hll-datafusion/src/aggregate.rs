@@ -103,12 +103,7 @@ impl AggregateUDFImpl for RedisHll {
         args: AccumulatorArgs,
     ) -> Result<Box<dyn GroupsAccumulator>> {
         self.check_args(&args)?;
-        Ok(Box::new(Groups {
-            kind: self.kind,
-            groups: Vec::new(),
-            heap: 0,
-            bursts: Bursts::default(),
-        }))
+        Ok(Box::new(Groups::new(self.kind)))
     }
 }
 
@@ -440,6 +435,15 @@ impl Sink for AddToGroups<'_> {
 }
 
 impl Groups {
+    fn new(kind: Kind) -> Groups {
+        Groups {
+            kind,
+            groups: Vec::new(),
+            heap: 0,
+            bursts: Bursts::default(),
+        }
+    }
+
     fn take(&mut self, emit_to: EmitTo) -> Vec<Option<Hll>> {
         let taken = emit_to.take_needed(&mut self.groups);
         let freed: usize = taken.iter().flatten().map(heap_bytes).sum();
@@ -670,12 +674,7 @@ mod tests {
             .filter(|v| hll::hash(v.as_bytes()) & 0x3fff < 700)
             .take(3000)
             .collect();
-        let mut acc = Groups {
-            kind: Kind::Add,
-            groups: Vec::new(),
-            heap: 0,
-            bursts: Bursts::default(),
-        };
+        let mut acc = Groups::new(Kind::Add);
         let mut want = vec![Hll::new(); groups];
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
         for (rows, spread) in [
@@ -720,12 +719,7 @@ mod tests {
 
     #[test]
     fn state_is_the_redis_string() {
-        let mut acc = Groups {
-            kind: Kind::Add,
-            groups: Vec::new(),
-            heap: 0,
-            bursts: Bursts::default(),
-        };
+        let mut acc = Groups::new(Kind::Add);
         let values: ArrayRef = Arc::new(datafusion::arrow::array::StringArray::from(vec![
             Some("a"),
             None,

@@ -116,6 +116,7 @@ struct ReadmeDoctests;
 
 mod add_all;
 mod cache;
+mod canonical;
 mod dense;
 mod dispatch;
 mod error;
@@ -134,6 +135,7 @@ mod union;
 
 use alloc::vec::Vec;
 
+pub use canonical::{register_of, NonzeroRegisters};
 pub use error::{Error, ErrorKind};
 pub use hash::{hash, hash_batch, murmurhash64a, SEED};
 pub use kernel::{

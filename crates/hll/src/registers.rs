@@ -325,6 +325,14 @@ impl Registers {
     /// limit (`hll-sparse-max-bytes`).
     #[must_use]
     pub fn to_merged_hll_with(&self, sparse_max_bytes: usize) -> Hll {
+        crate::canonical::from_raw(&self.regs.0, sparse_max_bytes)
+    }
+
+    /// [`to_merged_hll_with`](Registers::to_merged_hll_with) through the
+    /// servers' register-set routine, one register at a time: the oracle
+    /// of the one-pass builder.
+    #[cfg(test)]
+    pub(crate) fn to_merged_hll_with_set(&self, sparse_max_bytes: usize) -> Hll {
         let mut h = Hll::new().with_sparse_max_bytes(sparse_max_bytes);
         let raw = &self.regs.0;
         let mut cur = sparse::Cursor::START;
@@ -341,6 +349,11 @@ impl Registers {
         }
         h.invalidate();
         h
+    }
+
+    /// The registers, writable (the cache is the caller's to settle).
+    pub(crate) fn raw_mut(&mut self) -> &mut [u8; REGISTERS] {
+        &mut self.regs.0
     }
 
     /// Heap bytes held (the register array).

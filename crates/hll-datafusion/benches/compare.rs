@@ -1,13 +1,18 @@
 //! `redis_hll(s)` against DataFusion's `approx_distinct(s)` on the same
-//! table, in one process: 10M rows of short strings (11 bytes, about 2M
-//! distinct), one group and 1000 groups, one and two partitions. Each
-//! query runs `ROUNDS` times, alternating ours and the peer, and the best
-//! time of each is kept (the machine is shared and noisy). Memory per
-//! group is the peak of DataFusion's memory pool during the grouped query
-//! (what the accumulators report), divided by the groups.
+//! table, in one process, from one group to a million: strings of 11
+//! bytes (about 2M distinct), `SELECT g, f(s) FROM t GROUP BY g` (or no
+//! `GROUP BY` for one group), one and two partitions. A third row per
+//! query, the bound, runs the same query with an aggregate that only
+//! hashes each value with MurmurHash64A (the hash Redis uses) and folds
+//! the hashes with XOR per group: DataFusion's scan and grouping plus the
+//! hash, with no HyperLogLog at all. Each query runs `rounds` times,
+//! alternating the three, and the best time of each is kept (the machine
+//! is shared and noisy). Memory per group is the peak of DataFusion's
+//! memory pool during the query (what the accumulators report), divided
+//! by the groups.
 //!
 //! `cargo bench -p hll-datafusion --bench compare` (`KVPRIMS_BENCH_QUICK=1`:
-//! 1M rows, 3 rounds). Prints a Markdown table.
+//! a tenth of the rows, 2 rounds). Prints a Markdown table.
 
 use datafusion::arrow::array::{ArrayRef, Int64Array, RecordBatch, StringArray};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
@@ -72,10 +77,9 @@ impl Rng {
     }
 }
 
-const GROUPS: u64 = 1000;
 const BATCH: usize = 8192;
 
-fn table(rows: usize, partitions: usize) -> MemTable {
+fn table(rows: usize, groups: u64, partitions: usize) -> MemTable {
     let schema = Arc::new(Schema::new(vec![
         Field::new("g", DataType::Int64, false),
         Field::new("s", DataType::Utf8, false),
@@ -90,7 +94,7 @@ fn table(rows: usize, partitions: usize) -> MemTable {
         let mut s = Vec::with_capacity(n);
         for _ in 0..n {
             let r = rng.next();
-            g.push((r % GROUPS) as i64);
+            g.push((r % groups) as i64);
             s.push(format!("user{:07}", (r >> 20) % 2_000_000));
         }
         let cols: Vec<ArrayRef> = vec![
@@ -102,6 +106,138 @@ fn table(rows: usize, partitions: usize) -> MemTable {
         done += n;
     }
     MemTable::try_new(schema, parts).unwrap()
+}
+
+/// `murmur_xor(s)`: the XOR of MurmurHash64A of every value, per group.
+/// The bound row: the hash every HyperLogLog add of Redis needs, and the
+/// grouping DataFusion does for any aggregate, with nothing else.
+mod bound {
+    use datafusion::arrow::array::{Array, ArrayRef, AsArray, BooleanArray, UInt64Array};
+    use datafusion::arrow::datatypes::DataType;
+    use datafusion::common::{Result, ScalarValue};
+    use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
+    use datafusion::logical_expr::{
+        Accumulator, AggregateUDF, AggregateUDFImpl, EmitTo, GroupsAccumulator, Signature,
+        Volatility,
+    };
+    use std::sync::Arc;
+
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    struct MurmurXor(Signature);
+
+    pub fn udaf() -> AggregateUDF {
+        AggregateUDF::from(MurmurXor(Signature::exact(
+            vec![DataType::Utf8],
+            Volatility::Immutable,
+        )))
+    }
+
+    fn hashes(a: &dyn Array) -> impl Iterator<Item = u64> + '_ {
+        let a = a.as_string::<i32>();
+        let (offsets, data) = (a.value_offsets(), a.value_data());
+        offsets
+            .windows(2)
+            .map(move |w| hll::hash(&data[w[0] as usize..w[1] as usize]))
+    }
+
+    impl AggregateUDFImpl for MurmurXor {
+        fn name(&self) -> &str {
+            "murmur_xor"
+        }
+        fn signature(&self) -> &Signature {
+            &self.0
+        }
+        fn return_type(&self, _: &[DataType]) -> Result<DataType> {
+            Ok(DataType::UInt64)
+        }
+        fn state_fields(
+            &self,
+            args: StateFieldsArgs,
+        ) -> Result<Vec<datafusion::arrow::datatypes::FieldRef>> {
+            Ok(vec![Arc::new(datafusion::arrow::datatypes::Field::new(
+                format!("{}[x]", args.name),
+                DataType::UInt64,
+                true,
+            ))])
+        }
+        fn accumulator(&self, _: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
+            Ok(Box::new(One(0)))
+        }
+        fn groups_accumulator_supported(&self, _: AccumulatorArgs) -> bool {
+            true
+        }
+        fn create_groups_accumulator(
+            &self,
+            _: AccumulatorArgs,
+        ) -> Result<Box<dyn GroupsAccumulator>> {
+            Ok(Box::new(Many(Vec::new())))
+        }
+    }
+
+    #[derive(Debug)]
+    struct One(u64);
+
+    impl Accumulator for One {
+        fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+            self.0 ^= hashes(values[0].as_ref()).fold(0, |a, h| a ^ h);
+            Ok(())
+        }
+        fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
+            let s = states[0].as_primitive::<datafusion::arrow::datatypes::UInt64Type>();
+            self.0 ^= s.values().iter().fold(0, |a, h| a ^ h);
+            Ok(())
+        }
+        fn state(&mut self) -> Result<Vec<ScalarValue>> {
+            Ok(vec![ScalarValue::UInt64(Some(self.0))])
+        }
+        fn evaluate(&mut self) -> Result<ScalarValue> {
+            Ok(ScalarValue::UInt64(Some(self.0)))
+        }
+        fn size(&self) -> usize {
+            8
+        }
+    }
+
+    struct Many(Vec<u64>);
+
+    impl GroupsAccumulator for Many {
+        fn update_batch(
+            &mut self,
+            values: &[ArrayRef],
+            group_indices: &[usize],
+            _: Option<&BooleanArray>,
+            total_num_groups: usize,
+        ) -> Result<()> {
+            self.0.resize(total_num_groups, 0);
+            for (h, &g) in hashes(values[0].as_ref()).zip(group_indices) {
+                self.0[g] ^= h;
+            }
+            Ok(())
+        }
+        fn merge_batch(
+            &mut self,
+            values: &[ArrayRef],
+            group_indices: &[usize],
+            _: Option<&BooleanArray>,
+            total_num_groups: usize,
+        ) -> Result<()> {
+            self.0.resize(total_num_groups, 0);
+            let s = values[0].as_primitive::<datafusion::arrow::datatypes::UInt64Type>();
+            for (h, &g) in s.values().iter().zip(group_indices) {
+                self.0[g] ^= h;
+            }
+            Ok(())
+        }
+        fn evaluate(&mut self, emit_to: EmitTo) -> Result<ArrayRef> {
+            Ok(Arc::new(UInt64Array::from(emit_to.take_needed(&mut self.0))))
+        }
+        fn state(&mut self, emit_to: EmitTo) -> Result<Vec<ArrayRef>> {
+            Ok(vec![self.evaluate(emit_to)?])
+        }
+        fn size(&self) -> usize {
+            self.0.capacity() * 8
+        }
+    }
 }
 
 struct Run {
@@ -118,84 +254,84 @@ async fn time(ctx: &SessionContext, pool: &PeakPool, sql: &str) -> (f64, usize) 
     (s, pool.peak.load(Ordering::Relaxed))
 }
 
+fn ms(run: &Run, rows: usize, partitions: usize) -> String {
+    format!(
+        "{:.0} ms ({:.1} ns/row)",
+        run.best_s * 1e3,
+        run.best_s * 1e9 / rows as f64 * partitions as f64
+    )
+}
+
 fn main() {
     let quick = std::env::var_os("KVPRIMS_BENCH_QUICK").is_some();
-    let (rows, rounds) = if quick {
-        (1_000_000, 3)
-    } else {
-        (10_000_000, 7)
-    };
+    let scale = if quick { 10 } else { 1 };
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     println!(
-        "| query | partitions | redis_hll | approx_distinct | approx_distinct / redis_hll | memory per group (redis_hll / approx_distinct) |"
+        "| rows | groups | partitions | redis_hll | approx_distinct | bound (hash only) | approx_distinct / redis_hll | redis_hll / bound | memory per group (redis_hll / approx_distinct) |"
     );
-    println!("|---|---:|---:|---:|---:|---|");
-    for partitions in [1usize, 2] {
-        let pool = Arc::new(PeakPool::default());
-        let runtime = RuntimeEnvBuilder::new()
-            .with_memory_pool(pool.clone())
-            .build_arc()
-            .unwrap();
-        let ctx = SessionContext::new_with_config_rt(
-            SessionConfig::new().with_target_partitions(partitions),
-            runtime,
-        );
-        hll_datafusion::register(&ctx);
-        ctx.register_table("t", Arc::new(table(rows, partitions)))
-            .unwrap();
-        for (what, grouped, ours, peer) in [
-            (
-                "one group",
-                false,
-                "SELECT redis_hll(s) FROM t",
-                "SELECT approx_distinct(s) FROM t",
-            ),
-            (
-                "1000 groups",
-                true,
-                "SELECT g, redis_hll(s) FROM t GROUP BY g",
-                "SELECT g, approx_distinct(s) FROM t GROUP BY g",
-            ),
-        ] {
-            let mut a = Run {
-                best_s: f64::MAX,
-                peak_bytes: 0,
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    for (rows, groups, rounds) in [
+        (2_000_000usize, 1u64, 7),
+        (10_000_000, 1, 7),
+        (10_000_000, 1000, 5),
+        (2_000_000, 100_000, 5),
+        (10_000_000, 1_000_000, 3),
+    ] {
+        let rows = rows / scale;
+        let rounds = if quick { 2 } else { rounds };
+        for partitions in [1usize, 2] {
+            let pool = Arc::new(PeakPool::default());
+            let runtime = RuntimeEnvBuilder::new()
+                .with_memory_pool(pool.clone())
+                .build_arc()
+                .unwrap();
+            let ctx = SessionContext::new_with_config_rt(
+                SessionConfig::new().with_target_partitions(partitions),
+                runtime,
+            );
+            hll_datafusion::register(&ctx);
+            ctx.register_udaf(bound::udaf());
+            ctx.register_table("t", Arc::new(table(rows, groups, partitions)))
+                .unwrap();
+            let sql = |f: &str| {
+                if groups == 1 {
+                    format!("SELECT {f}(s) FROM t")
+                } else {
+                    format!("SELECT g, {f}(s) FROM t GROUP BY g")
+                }
             };
-            let mut b = Run {
-                best_s: f64::MAX,
-                peak_bytes: 0,
-            };
+            let queries = [sql("redis_hll"), sql("approx_distinct"), sql("murmur_xor")];
+            let mut runs: Vec<Run> = (0..3)
+                .map(|_| Run {
+                    best_s: f64::MAX,
+                    peak_bytes: 0,
+                })
+                .collect();
             for _ in 0..rounds {
-                for (run, sql) in [(&mut a, ours), (&mut b, peer)] {
-                    let (s, peak) = rt.block_on(time(&ctx, &pool, sql));
+                for (run, q) in runs.iter_mut().zip(&queries) {
+                    let (s, peak) = rt.block_on(time(&ctx, &pool, q));
                     run.best_s = run.best_s.min(s);
                     run.peak_bytes = run.peak_bytes.max(peak);
                 }
             }
-            let memory = if grouped {
-                format!(
-                    "{} / {} bytes",
-                    a.peak_bytes / GROUPS as usize,
-                    b.peak_bytes / GROUPS as usize
-                )
-            } else {
-                "-".to_string()
-            };
+            let g = groups as usize;
             println!(
-                "| {what}, {}M rows | {partitions} | {:.0} ms ({:.1} ns/row) | {:.0} ms ({:.1} ns/row) | {:.2} | {memory} |",
-                rows / 1_000_000,
-                a.best_s * 1e3,
-                a.best_s * 1e9 / rows as f64 * partitions as f64,
-                b.best_s * 1e3,
-                b.best_s * 1e9 / rows as f64 * partitions as f64,
-                b.best_s / a.best_s,
+                "| {}M | {groups} | {partitions} | {} | {} | {} | {:.2} | {:.2} | {} / {} bytes |",
+                rows as f64 / 1e6,
+                ms(&runs[0], rows, partitions),
+                ms(&runs[1], rows, partitions),
+                ms(&runs[2], rows, partitions),
+                runs[1].best_s / runs[0].best_s,
+                runs[0].best_s / runs[2].best_s,
+                runs[0].peak_bytes / g,
+                runs[1].peak_bytes / g,
             );
         }
     }
     println!(
-        "\nBest of {rounds} alternating runs each; ns/row is per row per partition (core time)."
+        "\nBest of 7 (one group), 5 or 3 (a million groups) alternating runs each; ns/row is per row per partition (core time)."
     );
 }

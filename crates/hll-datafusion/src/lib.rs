@@ -22,12 +22,29 @@
 //! with no non-null value gives the empty HyperLogLog (what `PFADD key`
 //! with no element creates), never null.
 //!
-//! The aggregates' partial state is the Redis string itself (one `Binary`
-//! field), so the partial and final phases of a partitioned or distributed
-//! plan exchange plain Redis strings. With one partition and the input in
-//! order, `redis_hll` gives the same bytes as `PFADD` of the values in that
-//! order (a sparse string's bytes depend on the order of the adds); with
-//! any partitioning the registers, and so the counts, are the same.
+//! # One string for one set of values
+//! `redis_hll` and `redis_hll_merge` return the canonical string of the
+//! registers (see [`hll::Hll::from_registers`]): what `PFMERGE dest src..`
+//! stores in a new key `dest` when the sources are sparse strings holding
+//! those registers. Every nonzero register is set in index order into an
+//! empty sparse string, which turns dense where a value passes 32 or the
+//! string passes the servers' default `hll-sparse-max-bytes` (3000). The
+//! bytes depend only on the values, never on the partitioning, the row
+//! order, the batch size or the run: the same input gives the same bytes
+//! (checksums, change detection and idempotent loads work). A server's
+//! `PFADD` of the same values has the same registers, and so the same
+//! count; only a sparse string's bytes can differ, since `PFADD`'s depend
+//! on the order of the adds. For those bytes, feed the values in order to
+//! [`hll::Hll::add_all`].
+//!
+//! The aggregates' partial state is the canonical string too (one
+//! `Binary` field), so the partial and final phases of a partitioned or
+//! distributed plan exchange plain Redis strings. Each group is kept in
+//! the form fastest for its size, a short list of raised registers while
+//! few, a byte per register past 512, and [`size`] reports the heap it
+//! holds, so DataFusion's memory pool sees what a query uses.
+//!
+//! [`size`]: datafusion::logical_expr::GroupsAccumulator::size
 //!
 //! ```
 //! use datafusion::prelude::SessionContext;
@@ -62,6 +79,7 @@ struct ReadmeDoctests;
 
 mod aggregate;
 mod count;
+mod group;
 mod values;
 
 use datafusion::logical_expr::{AggregateUDF, ScalarUDF};

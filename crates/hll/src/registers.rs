@@ -2,7 +2,7 @@
 //! max), converted from and to the Redis string once per batch.
 
 use crate::kernels::{self, Aligned};
-use crate::{cache, dense, dispatch, estimate, hash, sparse, Hll, DENSE_BYTES, HDR, REGISTERS};
+use crate::{cache, dense, dispatch, estimate, hash, Hll, DENSE_BYTES, HDR, REGISTERS};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
@@ -333,6 +333,7 @@ impl Registers {
     /// of the one-pass builder.
     #[cfg(test)]
     pub(crate) fn to_merged_hll_with_set(&self, sparse_max_bytes: usize) -> Hll {
+        use crate::sparse;
         let mut h = Hll::new().with_sparse_max_bytes(sparse_max_bytes);
         let raw = &self.regs.0;
         let mut cur = sparse::Cursor::START;
@@ -349,6 +350,11 @@ impl Registers {
         }
         h.invalidate();
         h
+    }
+
+    /// Marks the header's cached count invalid.
+    pub(crate) fn invalidate_cache(&mut self) {
+        cache::invalidate(&mut self.header);
     }
 
     /// The registers, writable (the cache is the caller's to settle).

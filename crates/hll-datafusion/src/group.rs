@@ -1,0 +1,230 @@
+//! One group's registers, in the form that is fastest for its size: the
+//! raised registers as a short list while few, a byte per register once
+//! many. Only the canonical string ([`Group::to_hll`]) is observable, so the
+//! form and the order of the adds never show in the output.
+
+use hll::{Hll, Registers};
+use std::mem::size_of;
+
+/// A group turns dense past this many distinct registers (its list then
+/// holds at most twice as many entries: 4 KiB, a quarter of the dense form).
+const DENSE_AT: usize = 512;
+
+/// A full list is sorted and deduplicated from this many entries on
+/// (shorter ones just grow).
+const COMPACT_MIN: usize = 16;
+
+/// Heap bytes of the dense form: the register array and the boxed handle.
+const DENSE_HEAP: usize = hll::REGISTERS + size_of::<Registers>();
+
+/// A register and its value as one list entry: index in bits 8..22, value
+/// in bits 0..8, so sorting puts an index's values together, largest last.
+#[inline(always)]
+fn pair(index: usize, value: u8) -> u32 {
+    (index as u32) << 8 | u32::from(value)
+}
+
+#[inline(always)]
+fn unpair(p: u32) -> (usize, u8) {
+    ((p >> 8) as usize, p as u8)
+}
+
+/// Sorts `v` and keeps each index once, with its largest value.
+fn compact(v: &mut Vec<u32>) {
+    v.sort_unstable();
+    let mut w = 0;
+    for r in 0..v.len() {
+        let x = v[r];
+        if w > 0 && v[w - 1] >> 8 == x >> 8 {
+            v[w - 1] = x;
+        } else {
+            v[w] = x;
+            w += 1;
+        }
+    }
+    v.truncate(w);
+}
+
+/// The registers of one group.
+#[derive(Debug)]
+pub(crate) enum Group {
+    /// Raised registers (see [`pair`]), an index possibly more than once.
+    Pairs(Vec<u32>),
+    /// A byte per register.
+    Dense(Box<Registers>),
+}
+
+impl Default for Group {
+    fn default() -> Group {
+        Group::Pairs(Vec::new())
+    }
+}
+
+impl Group {
+    /// Adds the element with this hash; the change in heap bytes.
+    #[inline(always)]
+    pub(crate) fn add_hash(&mut self, hash: u64) -> isize {
+        match self {
+            Group::Dense(r) => {
+                r.add_hash(hash);
+                0
+            }
+            Group::Pairs(v) => {
+                let (i, value) = hll::register_of(hash);
+                if v.len() < v.capacity() {
+                    v.push(pair(i, value));
+                    0
+                } else {
+                    self.push_full(pair(i, value))
+                }
+            }
+        }
+    }
+
+    /// Raises register `index` to `value` (both in range); the change in
+    /// heap bytes.
+    #[inline]
+    fn raise(&mut self, index: usize, value: u8) -> isize {
+        match self {
+            Group::Dense(r) => {
+                let raised = r.merge_pairs([(index, value)]);
+                debug_assert!(raised.is_ok());
+                0
+            }
+            Group::Pairs(v) if v.len() < v.capacity() => {
+                v.push(pair(index, value));
+                0
+            }
+            Group::Pairs(_) => self.push_full(pair(index, value)),
+        }
+    }
+
+    /// A push onto a full list: compact it, turn dense if it holds too
+    /// many registers, else grow it when compaction freed less than half.
+    #[cold]
+    #[inline(never)]
+    fn push_full(&mut self, p: u32) -> isize {
+        let Group::Pairs(v) = self else {
+            return 0;
+        };
+        let before = v.capacity();
+        if v.len() >= COMPACT_MIN {
+            compact(v);
+        }
+        if v.len() >= DENSE_AT {
+            v.push(p);
+            return self.densify() - (before * size_of::<u32>()) as isize;
+        }
+        if v.len() * 2 > before {
+            v.reserve(before.max(4));
+        }
+        v.push(p);
+        ((v.capacity() - before) * size_of::<u32>()) as isize
+    }
+
+    /// Moves a list to the dense form; the dense form's heap bytes.
+    fn densify(&mut self) -> isize {
+        if let Group::Pairs(v) = self {
+            let mut r = Box::new(Registers::new());
+            let raised = r.merge_pairs(v.iter().map(|&p| unpair(p)));
+            debug_assert!(raised.is_ok());
+            *self = Group::Dense(r);
+        }
+        DENSE_HEAP as isize
+    }
+
+    /// PFMERGE of `h` into the group; the change in heap bytes.
+    pub(crate) fn merge(&mut self, h: &Hll) -> isize {
+        match self {
+            Group::Dense(r) => {
+                r.merge(h);
+                0
+            }
+            Group::Pairs(v) if !h.is_sparse() => {
+                let before = v.capacity() * size_of::<u32>();
+                let mut r = Box::new(Registers::from_hll(h));
+                let raised = r.merge_pairs(v.iter().map(|&p| unpair(p)));
+                debug_assert!(raised.is_ok());
+                *self = Group::Dense(r);
+                DENSE_HEAP as isize - before as isize
+            }
+            Group::Pairs(_) => h.nonzero_registers().map(|(i, v)| self.raise(i, v)).sum(),
+        }
+    }
+
+    /// The canonical string of the group's registers (lists are compacted
+    /// in place first).
+    pub(crate) fn to_hll(&mut self) -> Hll {
+        match self {
+            Group::Dense(r) => r.to_merged_hll(),
+            Group::Pairs(v) => {
+                compact(v);
+                match Hll::from_registers(v.iter().map(|&p| unpair(p))) {
+                    Ok(h) => h,
+                    // Entries come from register_of and validated strings.
+                    Err(_) => unreachable!("registers in range"),
+                }
+            }
+        }
+    }
+
+    /// Heap bytes held.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        match self {
+            Group::Pairs(v) => v.capacity() * size_of::<u32>(),
+            Group::Dense(_) => DENSE_HEAP,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compact_keeps_the_largest_value_once() {
+        let mut v = vec![pair(5, 1), pair(3, 2), pair(5, 4), pair(5, 2), pair(0, 1)];
+        compact(&mut v);
+        assert_eq!(v, [pair(0, 1), pair(3, 2), pair(5, 4)]);
+    }
+
+    /// Every size from empty through the switch to dense, fed as element
+    /// hashes and as merged strings: the canonical string of the same
+    /// registers as PFADD of the elements, and heap bytes as reported.
+    #[test]
+    fn same_registers_as_pfadd_at_every_size() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for n in [0usize, 1, 2, 15, 16, 17, 100, 511, 512, 513, 600, 3000, 20_000] {
+            let mut g = Group::default();
+            let mut m = Group::default();
+            let mut heap = 0isize;
+            let mut heap_m = 0isize;
+            let mut want = Hll::new();
+            for k in 0..n {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Repeat earlier values now and then.
+                let e = if k % 7 == 3 { x % 50 } else { x };
+                let e = e.to_le_bytes();
+                want.add(&e);
+                heap += g.add_hash(hll::hash(&e));
+                let mut one = Hll::new();
+                one.add(&e);
+                heap_m += m.merge(&one);
+                assert_eq!(heap as usize, g.heap_bytes());
+                assert_eq!(heap_m as usize, m.heap_bytes());
+            }
+            let c = want.to_canonical();
+            assert_eq!(g.to_hll(), c, "n = {n}");
+            assert_eq!(m.to_hll(), c, "n = {n}");
+            // A dense string merged into a list, and a list into a dense group.
+            let mut d = Group::default();
+            d.add_hash(hll::hash(b"extra"));
+            d.merge(&Registers::from_hll(&want).to_hll());
+            let mut both = want.clone();
+            both.add(b"extra");
+            assert_eq!(d.to_hll(), both.to_canonical());
+        }
+    }
+}

@@ -82,8 +82,8 @@ fn canonical_strings_are_pfmerge(con: &mut Connection, key: &dyn Fn(&str) -> Str
                 break;
             }
             regs.push((i, rng.below(top) as u8 + 1));
-            i += match rng.below(4) {
-                0 => 1,
+            i += match if case % 2 == 0 { 0 } else { rng.below(4) } {
+                0 => 1 + rng.below(3) as usize,
                 1 => 1 + rng.below(64) as usize,
                 2 => 64 + rng.below(4) as usize,
                 _ => 1 + rng.below(400) as usize,
@@ -117,7 +117,7 @@ fn canonical_strings_are_pfmerge(con: &mut Connection, key: &dyn Fn(&str) -> Str
             dense += 1;
         }
     }
-    assert!(checked >= 150 && sparse >= 50 && dense >= 10, "{checked} {sparse} {dense}");
+    assert!(checked >= 150 && sparse >= 50 && dense >= 5, "{checked} {sparse} {dense}");
     let _: i64 = redis::cmd("DEL")
         .arg(key("src0"))
         .arg(key("src1"))

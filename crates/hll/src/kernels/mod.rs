@@ -3,6 +3,7 @@
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
+pub(crate) mod murmur;
 pub(crate) mod scalar;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;

@@ -176,11 +176,6 @@ mod tests {
             }
         }
     }
-}
-
-#[cfg(test)]
-mod table_tests {
-    use super::*;
 
     /// Every SIMD kernel's table (that this CPU runs) holds its own batch
     /// functions, not the scalar ones its `..scalar::FNS` fills in (those

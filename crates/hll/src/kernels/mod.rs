@@ -1,5 +1,7 @@
 //! The kernels, one file per instruction set, each reachable only through
-//! the CPU-checked candidate lists in `dispatch`.
+//! the CPU-checked candidate lists in `dispatch`, and what they share: the
+//! output buffers, the union of several bodies and (in `murmur.rs`)
+//! MurmurHash64A.
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;

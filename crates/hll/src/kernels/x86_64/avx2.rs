@@ -204,11 +204,11 @@ impl Split for Shift {
 
 /// Stores the register-wise max of the steps of `K` bodies loaded in `x`
 /// (layout `off0`, see [`split_pairs`]) and, with `MAX`, of the 32 bytes
-/// there, at `out + 32c`. One body: `S`'s split ([`Shift`]: [`split_pairs`]).
-/// More: each body's
-/// [`pair_fields`] maxed as 16-bit lanes, split into bytes once (three
-/// ALU operations per body and two per max, against seven and one: for
-/// three bodies 19 operations per step instead of 23).
+/// there, at `out + 32c`. One body: `S`'s split ([`Shift`]:
+/// [`split_pairs`]). More: each body's [`pair_fields`] maxed as 16-bit
+/// lanes, split into bytes once (three ALU operations per body and two per
+/// max, against seven and one: for three bodies 19 operations per step
+/// instead of 23).
 ///
 /// # Safety
 /// AVX2; `c < 512`; `out` as for [`unpack_to`].

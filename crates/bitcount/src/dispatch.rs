@@ -11,31 +11,11 @@
 //!
 //! Nothing runs before `main`: the first call detects.
 
-use crate::bitop::BitOp;
 use crate::kernels::bitop as bitop_scalar;
-use crate::kernels::scalar;
+use crate::kernels::{scalar, Fns};
+use crate::op::BitOp;
 use core::mem::MaybeUninit;
 use simd_core::{Candidate, Level};
-
-/// A count kernel: the set bits of a slice.
-pub(crate) type CountFn = unsafe fn(&[u8]) -> u64;
-/// A scan kernel: the index of the first byte that is not `skip`.
-pub(crate) type FindFn = unsafe fn(&[u8], u8) -> usize;
-/// A BITOP kernel: the operation over `dst.len()` bytes into `dst` (the
-/// contract in `kernels/bitop.rs`), returning `dst.len()`.
-pub(crate) type BitopFn = unsafe fn(BitOp, &mut [MaybeUninit<u8>], &[&[u8]]) -> usize;
-/// A BITOP count kernel: the set bits of the operation over `n` bytes.
-pub(crate) type BitopCountFn = unsafe fn(BitOp, &[&[u8]], usize) -> u64;
-
-/// One kernel's functions. Each one's only safety condition is that the
-/// CPU has the features its table entry tests.
-#[derive(Clone, Copy)]
-pub(crate) struct Fns {
-    pub(crate) count: CountFn,
-    pub(crate) find_not: FindFn,
-    pub(crate) bitop: BitopFn,
-    pub(crate) bitop_count: BitopCountFn,
-}
 
 /// The portable kernel, last in every table.
 // SAFETY: the portable functions run on every CPU.

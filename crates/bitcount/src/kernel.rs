@@ -1,10 +1,12 @@
 //! [`Kernel`]: one kernel of the table as a CPU-checked handle, for tests,
 //! benchmarks and callers that pick a kernel themselves.
 
-use crate::bitop::{bitop_slice_with, result_len, BitOp, BitopError};
-use crate::dispatch::{Fns, KERNELS};
+use crate::bitop::{bitop_slice_with, result_len};
+use crate::dispatch::KERNELS;
+use crate::kernels::Fns;
+use crate::op::{BitOp, BitopError};
 use crate::range::{self, BitposRange, Unit};
-use crate::Level;
+use cpu_detect::Level;
 
 /// One kernel the running CPU supports (from [`kernels`] or
 /// [`selected_kernel`]): its count, its BITPOS byte scan and its BITOP, one

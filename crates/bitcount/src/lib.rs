@@ -102,13 +102,15 @@ mod bitop;
 mod dispatch;
 mod kernel;
 mod kernels;
+mod op;
 mod range;
 
 #[cfg(feature = "alloc")]
 pub use bitop::bitop;
-pub use bitop::{bitop_count, bitop_into, BitOp, BitopError};
+pub use bitop::{bitop_count, bitop_into};
 pub use cpu_detect::Level;
 pub use kernel::{kernels, selected_kernel, Kernel};
+pub use op::{BitOp, BitopError};
 pub use range::{BitposRange, Unit};
 
 /// The number of set bits in `bytes`: `BITCOUNT key` on a string holding

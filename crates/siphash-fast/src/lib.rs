@@ -231,7 +231,7 @@ pub struct Kernel(simd_core::Kernel<kernels::Fns>);
 /// so tests reach every kernel; [`selected_kernel()`] is what the ceiling
 /// allows.
 pub fn kernels() -> impl Iterator<Item = Kernel> {
-    simd_core::supported(&kernels::ALL).map(Kernel)
+    simd_core::supported(&dispatch::ALL).map(Kernel)
 }
 
 /// The kernel the dispatcher uses for batches (and, on riscv64 built
@@ -243,7 +243,7 @@ pub fn kernels() -> impl Iterator<Item = Kernel> {
 /// ```
 #[must_use]
 pub fn selected_kernel() -> Kernel {
-    Kernel(simd_core::select(&kernels::ALL))
+    Kernel(simd_core::select(&dispatch::ALL))
 }
 
 impl Kernel {

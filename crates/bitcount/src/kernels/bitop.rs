@@ -16,7 +16,7 @@
 //! bytes beyond are never part of the result); the first source is X (a
 //! missing one reads as zero); NOT reads X only.
 
-use crate::bitop::BitOp;
+use crate::op::BitOp;
 
 /// Vectors per block: four independent accumulator chains per source.
 pub(crate) const UNROLL: usize = 4;

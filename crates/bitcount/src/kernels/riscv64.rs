@@ -6,8 +6,8 @@
 //! misaligned loads, and without the guarantee the compiler would assemble
 //! each word from bytes.
 
-use crate::dispatch::Fns;
 use crate::kernels::scalar;
+use crate::kernels::Fns;
 use simd_core::Features;
 
 /// The number of set bits in `bytes`.

@@ -7,8 +7,8 @@
 //! bytes once per three words, and accumulates bytes for ten such groups (240
 //! bytes of input, byte fields reach 240 <= 255) before one horizontal sum.
 
-use crate::dispatch::Fns;
 use crate::kernels::bitop;
+use crate::kernels::Fns;
 use simd_core::load::{tail_u64_le, u64_le};
 
 const M1: u64 = 0x5555_5555_5555_5555;

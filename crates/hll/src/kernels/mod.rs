@@ -1,8 +1,11 @@
 //! The kernels, one file per instruction set, each reachable only through
-//! the CPU-checked candidate lists in `dispatch`.
+//! the CPU-checked candidate lists in `dispatch`, and what they share: the
+//! output buffers, the union of several bodies and (in `murmur.rs`)
+//! MurmurHash64A.
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
+pub(crate) mod murmur;
 pub(crate) mod scalar;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;

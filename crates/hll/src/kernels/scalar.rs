@@ -123,6 +123,6 @@ pub(crate) unsafe fn union(inputs: &[&[u8; DENSE_BODY]], out: &mut Uninit<REGIST
 /// None (safe on every CPU); `unsafe` only to share the kernel signature.
 pub(crate) unsafe fn hash_batch(elements: &[&[u8]], out: &mut [u64]) {
     for (h, e) in out.iter_mut().zip(elements) {
-        *h = crate::hash::hash(e);
+        *h = crate::kernels::murmur::hash(e);
     }
 }

@@ -8,8 +8,8 @@
 
 use core::arch::aarch64::*;
 
-use crate::dispatch::Fns;
 use crate::kernels::scalar;
+use crate::kernels::Fns;
 use crate::kernels::{PREFETCH_AHEAD, PREFETCH_MIN};
 use simd_core::Features;
 

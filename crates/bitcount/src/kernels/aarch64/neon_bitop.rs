@@ -4,8 +4,8 @@
 
 use core::arch::aarch64::*;
 
-use crate::bitop::BitOp;
 use crate::kernels::bitop::{self, Lanes, UNROLL};
+use crate::op::BitOp;
 
 // SAFETY: every method executes NEON instructions only, which the trait
 // requires of its callers; the pointer conditions are those each states.

@@ -21,10 +21,10 @@
 
 use core::arch::x86_64::*;
 
-use crate::dispatch::Fns;
 use crate::kernels::scalar;
 use crate::kernels::x86_64::avx2_bitop;
 use crate::kernels::x86_64::popcnt_pair;
+use crate::kernels::Fns;
 use crate::kernels::{PREFETCH_AHEAD, PREFETCH_MIN};
 use simd_core::load::{tail_u64_le, u64_le};
 use simd_core::Features;

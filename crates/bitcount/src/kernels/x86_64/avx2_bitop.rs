@@ -5,8 +5,8 @@
 
 use core::arch::x86_64::*;
 
-use crate::bitop::BitOp;
 use crate::kernels::bitop::{self, Lanes, UNROLL};
+use crate::op::BitOp;
 
 /// Popcount of each byte of `v`.
 ///

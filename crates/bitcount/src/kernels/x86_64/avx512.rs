@@ -14,8 +14,8 @@
 
 use core::arch::x86_64::*;
 
-use crate::dispatch::Fns;
 use crate::kernels::x86_64::{avx2, avx512_bitop};
+use crate::kernels::Fns;
 use simd_core::Features;
 
 /// The 64 bytes of `bytes` at `at`.

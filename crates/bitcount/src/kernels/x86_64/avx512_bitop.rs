@@ -7,8 +7,8 @@
 
 use core::arch::x86_64::*;
 
-use crate::bitop::BitOp;
 use crate::kernels::bitop::{self, Lanes, UNROLL};
+use crate::op::BitOp;
 
 /// The VPTERNLOG immediate whose truth table is `table`: bit `4a + 2b + c`
 /// of the immediate is the result for operand bits `a`, `b`, `c`, which is

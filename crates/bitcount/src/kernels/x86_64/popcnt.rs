@@ -5,7 +5,7 @@
 //! additions in flight. (Some Intel cores also have a false dependency on
 //! POPCNT's destination register; independent chains hide it too.)
 
-use crate::dispatch::Fns;
+use crate::kernels::Fns;
 use crate::kernels::{scalar, PREFETCH_AHEAD, PREFETCH_MIN};
 use simd_core::load::{tail_u64_le, u64_le};
 use simd_core::Features;

@@ -31,7 +31,7 @@ const BYTES: usize = 24;
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn unpack_max(dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTERS]) {
     // SAFETY: raw is 16384 initialised bytes; same CPU requirement.
-    unsafe { unpack_to::<true, false>(dense, raw.as_mut_ptr()) }
+    unsafe { unpack_to::<true, Shift>(dense, raw.as_mut_ptr()) }
 }
 
 /// `raw[i] = dense register i`, every byte of `raw` written.
@@ -41,7 +41,7 @@ pub(crate) unsafe fn unpack_max(dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTE
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn unpack(dense: &[u8; DENSE_BODY], raw: &mut Uninit<REGISTERS>) {
     // SAFETY: raw is 16384 writable bytes, only written; same CPU requirement.
-    unsafe { unpack_to::<false, false>(dense, raw.as_mut_ptr().cast()) }
+    unsafe { unpack_to::<false, Shift>(dense, raw.as_mut_ptr().cast()) }
 }
 
 /// The union of dense bodies: `out[i]` = the largest register `i` of
@@ -55,18 +55,18 @@ pub(crate) unsafe fn unpack(dense: &[u8; DENSE_BODY], raw: &mut Uninit<REGISTERS
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn union(inputs: &[&[u8; DENSE_BODY]], out: &mut Uninit<REGISTERS>) {
     // SAFETY: same CPU requirement.
-    unsafe { union_with::<false>(inputs, out) }
+    unsafe { union_with::<Shift>(inputs, out) }
 }
 
-/// [`union`], with `MUL` the groups of one body split by
-/// [`super::avx2_mul::split_pairs`] (the groups of two to four never split
-/// per body, so they take one instance whatever `MUL`).
+/// [`union`], with the groups of one body split by `S` (the groups of two
+/// to four never split per body, so they take the [`Shift`] instance
+/// whatever `S`).
 ///
 /// # Safety
 /// The CPU must support AVX2.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn union_with<const MUL: bool>(
+pub(super) unsafe fn union_with<S: Split>(
     inputs: &[&[u8; DENSE_BODY]],
     out: &mut Uninit<REGISTERS>,
 ) {
@@ -82,41 +82,37 @@ pub(super) unsafe fn union_with<const MUL: bool>(
     // after the first group wrote all of them.
     unsafe {
         match first.len() {
-            1 => union_to::<1, false, MUL>([p(0, first)], o),
-            2 => union_to::<2, false, false>([p(0, first), p(1, first)], o),
-            3 => union_to::<3, false, false>([p(0, first), p(1, first), p(2, first)], o),
+            1 => union_to::<1, false, S>([p(0, first)], o),
+            2 => union_to::<2, false, Shift>([p(0, first), p(1, first)], o),
+            3 => union_to::<3, false, Shift>([p(0, first), p(1, first), p(2, first)], o),
             _ => {
-                union_to::<4, false, false>([p(0, first), p(1, first), p(2, first), p(3, first)], o)
+                union_to::<4, false, Shift>([p(0, first), p(1, first), p(2, first), p(3, first)], o)
             }
         }
         for g in groups {
             match g.len() {
-                1 => union_to::<1, true, MUL>([p(0, g)], o),
-                2 => union_to::<2, true, false>([p(0, g), p(1, g)], o),
-                3 => union_to::<3, true, false>([p(0, g), p(1, g), p(2, g)], o),
-                _ => union_to::<4, true, false>([p(0, g), p(1, g), p(2, g), p(3, g)], o),
+                1 => union_to::<1, true, S>([p(0, g)], o),
+                2 => union_to::<2, true, Shift>([p(0, g), p(1, g)], o),
+                3 => union_to::<3, true, Shift>([p(0, g), p(1, g), p(2, g)], o),
+                _ => union_to::<4, true, Shift>([p(0, g), p(1, g), p(2, g), p(3, g)], o),
             }
         }
     }
 }
 
 /// The unpack loop: with `MAX`, `out[i] = max(out[i], register i)`, else
-/// `out[i] = register i`; with `MUL`, each step split by
-/// [`super::avx2_mul::split_pairs`], else by [`split_pairs`].
+/// `out[i] = register i`; each step split by `S`.
 ///
 /// # Safety
 /// AVX2; `out` valid for 16384 bytes of writes, and of reads of
 /// initialised bytes when `MAX`.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn unpack_to<const MAX: bool, const MUL: bool>(
-    dense: &[u8; DENSE_BODY],
-    out: *mut u8,
-) {
+pub(super) unsafe fn unpack_to<const MAX: bool, S: Split>(dense: &[u8; DENSE_BODY], out: *mut u8) {
     // SAFETY: `union_to` needs what our caller vouches for (AVX2, `out`
     // writable for 16384 bytes, initialised when `MAX`), and `dense` is
     // DENSE_BODY readable bytes.
-    unsafe { union_to::<1, MAX, MUL>([dense.as_ptr()], out) }
+    unsafe { union_to::<1, MAX, S>([dense.as_ptr()], out) }
 }
 
 /// `out[i] = max(register i of each of the `K` dense bodies at `src`)`,
@@ -134,10 +130,7 @@ pub(super) unsafe fn unpack_to<const MAX: bool, const MUL: bool>(
 /// for [`unpack_to`].
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn union_to<const K: usize, const MAX: bool, const MUL: bool>(
-    src: [*const u8; K],
-    out: *mut u8,
-) {
+unsafe fn union_to<const K: usize, const MAX: bool, S: Split>(src: [*const u8; K], out: *mut u8) {
     let last = REGISTERS / REGS - 1;
     let edge = |c: usize| {
         let p = c * BYTES;
@@ -152,7 +145,7 @@ unsafe fn union_to<const K: usize, const MAX: bool, const MUL: bool>(
             set_lanes(lo, hi)
         };
         // SAFETY: AVX2 and the output buffer, as ours.
-        unsafe { store_max::<K, MAX, MUL>(src.map(regs), 0, out, c) };
+        unsafe { store_max::<K, MAX, S>(src.map(regs), 0, out, c) };
     };
     let step = |c: usize| {
         let regs = |s: *const u8| {
@@ -161,7 +154,7 @@ unsafe fn union_to<const K: usize, const MAX: bool, const MUL: bool>(
             unsafe { _mm256_loadu_si256(s.add(c * BYTES - 4).cast()) }
         };
         // SAFETY: AVX2 and the output buffer, as ours.
-        unsafe { store_max::<K, MAX, MUL>(src.map(regs), 4, out, c) };
+        unsafe { store_max::<K, MAX, S>(src.map(regs), 4, out, c) };
     };
     edge(0);
     // Eight steps per loop iteration: measured faster than one, four or
@@ -186,18 +179,41 @@ fn set_lanes(lo: __m128i, hi: __m128i) -> __m256i {
     unsafe { _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi) }
 }
 
+/// How the unpack loop splits one body's step into its 32 registers as
+/// bytes; the loop is generic over it, so a set with another split (the
+/// `avx2-mul` set) runs this file's loop without this file naming it.
+pub(super) trait Split {
+    /// The 32 registers of one step as bytes, from the dense bytes loaded
+    /// in `x` in layout `off0` (see [`pair_words`]).
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    unsafe fn split_pairs(x: __m256i, off0: i8) -> __m256i;
+}
+
+/// This set's split: [`split_pairs`].
+pub(super) enum Shift {}
+
+impl Split for Shift {
+    #[inline(always)]
+    unsafe fn split_pairs(x: __m256i, off0: i8) -> __m256i {
+        // SAFETY: the caller guarantees AVX2.
+        unsafe { split_pairs(x, off0) }
+    }
+}
+
 /// Stores the register-wise max of the steps of `K` bodies loaded in `x`
 /// (layout `off0`, see [`split_pairs`]) and, with `MAX`, of the 32 bytes
-/// there, at `out + 32c`. One body: [`split_pairs`] (with `MUL`, the
-/// multiply form [`super::avx2_mul::split_pairs`]). More: each body's
-/// [`pair_fields`] maxed as 16-bit lanes, split into bytes once (three
-/// ALU operations per body and two per max, against seven and one: for
-/// three bodies 19 operations per step instead of 23).
+/// there, at `out + 32c`. One body: `S`'s split ([`Shift`]:
+/// [`split_pairs`]). More: each body's [`pair_fields`] maxed as 16-bit
+/// lanes, split into bytes once (three ALU operations per body and two per
+/// max, against seven and one: for three bodies 19 operations per step
+/// instead of 23).
 ///
 /// # Safety
 /// AVX2; `c < 512`; `out` as for [`unpack_to`].
 #[inline(always)]
-unsafe fn store_max<const K: usize, const MAX: bool, const MUL: bool>(
+unsafe fn store_max<const K: usize, const MAX: bool, S: Split>(
     x: [__m256i; K],
     off0: i8,
     out: *mut u8,
@@ -207,10 +223,8 @@ unsafe fn store_max<const K: usize, const MAX: bool, const MUL: bool>(
     // 32c + 32 <= 16384, read only when initialised (the caller).
     unsafe {
         let o = out.add(c * REGS).cast::<__m256i>();
-        let mut v = if K == 1 && MUL {
-            super::avx2_mul::split_pairs(x[0], off0)
-        } else if K == 1 {
-            split_pairs(x[0], off0)
+        let mut v = if K == 1 {
+            S::split_pairs(x[0], off0)
         } else {
             let [mut a, mut b] = pair_fields(pair_words(x[0], off0));
             for y in &x[1..] {
@@ -429,21 +443,20 @@ pub(crate) unsafe fn pack(raw: &[u8; REGISTERS], dense: &mut Uninit<DENSE_BODY>)
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn histogram_dense(dense: &[u8; DENSE_BODY]) -> [u32; 64] {
     // SAFETY: same CPU requirement.
-    unsafe { histogram_dense_with::<false>(dense) }
+    unsafe { histogram_dense_with::<Shift>(dense) }
 }
 
-/// [`histogram_dense`], with `MUL` the unpack split by
-/// [`super::avx2_mul::split_pairs`].
+/// [`histogram_dense`], with the unpack split by `S`.
 ///
 /// # Safety
 /// The CPU must support AVX2.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn histogram_dense_with<const MUL: bool>(dense: &[u8; DENSE_BODY]) -> [u32; 64] {
+pub(super) unsafe fn histogram_dense_with<S: Split>(dense: &[u8; DENSE_BODY]) -> [u32; 64] {
     let mut raw = Aligned(uninit());
     // SAFETY: raw is 16384 writable bytes, only written; same CPU
     // requirement as ours.
-    unsafe { unpack_to::<false, MUL>(dense, raw.0.as_mut_ptr().cast()) };
+    unsafe { unpack_to::<false, S>(dense, raw.0.as_mut_ptr().cast()) };
     // SAFETY: unpack wrote every byte; same CPU requirement as ours.
     unsafe { histogram_raw(assume_init(&mut raw.0)) }
 }

@@ -22,7 +22,7 @@
 //! `vpmullw` by 16 / 1 then `vpsrlw` into a shift and two masks and the
 //! multiply by 3 into two adds, eight µops again.
 
-use super::avx2::{histogram_dense_with, pair_words, union_with, unpack_to};
+use super::avx2::{histogram_dense_with, pair_words, union_with, unpack_to, Split};
 use crate::kernels::Uninit;
 use crate::{DENSE_BODY, REGISTERS};
 use core::arch::x86_64::*;
@@ -34,7 +34,7 @@ use core::arch::x86_64::*;
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn unpack_max(dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTERS]) {
     // SAFETY: raw is 16384 initialised bytes; same CPU requirement.
-    unsafe { unpack_to::<true, true>(dense, raw.as_mut_ptr()) }
+    unsafe { unpack_to::<true, Mul>(dense, raw.as_mut_ptr()) }
 }
 
 /// `raw[i] = dense register i`, every byte of `raw` written.
@@ -44,7 +44,7 @@ pub(crate) unsafe fn unpack_max(dense: &[u8; DENSE_BODY], raw: &mut [u8; REGISTE
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn unpack(dense: &[u8; DENSE_BODY], raw: &mut Uninit<REGISTERS>) {
     // SAFETY: raw is 16384 writable bytes, only written; same CPU requirement.
-    unsafe { unpack_to::<false, true>(dense, raw.as_mut_ptr().cast()) }
+    unsafe { unpack_to::<false, Mul>(dense, raw.as_mut_ptr().cast()) }
 }
 
 /// The union of dense bodies, as the `avx2` set's.
@@ -54,7 +54,7 @@ pub(crate) unsafe fn unpack(dense: &[u8; DENSE_BODY], raw: &mut Uninit<REGISTERS
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn union(inputs: &[&[u8; DENSE_BODY]], out: &mut Uninit<REGISTERS>) {
     // SAFETY: same CPU requirement.
-    unsafe { union_with::<true>(inputs, out) }
+    unsafe { union_with::<Mul>(inputs, out) }
 }
 
 /// Histogram of the dense registers: unpack into a scratch array, then
@@ -65,7 +65,18 @@ pub(crate) unsafe fn union(inputs: &[&[u8; DENSE_BODY]], out: &mut Uninit<REGIST
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn histogram_dense(dense: &[u8; DENSE_BODY]) -> [u32; 64] {
     // SAFETY: same CPU requirement.
-    unsafe { histogram_dense_with::<true>(dense) }
+    unsafe { histogram_dense_with::<Mul>(dense) }
+}
+
+/// This set's split for the `avx2` loop: [`split_pairs`].
+pub(super) enum Mul {}
+
+impl Split for Mul {
+    #[inline(always)]
+    unsafe fn split_pairs(x: __m256i, off0: i8) -> __m256i {
+        // SAFETY: the caller guarantees AVX2.
+        unsafe { split_pairs(x, off0) }
+    }
 }
 
 /// The 32 registers of one step as bytes (see the module docs), from the
@@ -75,7 +86,7 @@ pub(crate) unsafe fn histogram_dense(dense: &[u8; DENSE_BODY]) -> [u32; 64] {
 /// # Safety
 /// The CPU must support AVX2.
 #[inline(always)]
-pub(super) unsafe fn split_pairs(x: __m256i, off0: i8) -> __m256i {
+unsafe fn split_pairs(x: __m256i, off0: i8) -> __m256i {
     // SAFETY: the callers are AVX2 functions (target features inherited).
     unsafe {
         let t = pair_words(x, off0);

@@ -29,7 +29,7 @@
 //! one vector (stalls on store forwarding: 3x slower), `vpmullq` in place
 //! of the six-instruction multiply (1.07x scalar at 16 bytes, 1.26x at 32).
 
-use crate::hash::{M, R, SEED};
+use crate::kernels::murmur::{M, R, SEED};
 use core::arch::x86_64::*;
 
 /// Lanes per vector.
@@ -186,5 +186,5 @@ fn hash8(g: &[&[u8]; LANES]) -> [u64; LANES] {
 #[cold]
 #[inline(never)]
 fn murmur_long(e: &[u8]) -> u64 {
-    crate::hash::hash(e)
+    crate::kernels::murmur::hash(e)
 }

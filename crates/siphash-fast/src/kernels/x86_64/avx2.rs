@@ -24,7 +24,7 @@
 
 use core::arch::x86_64::*;
 
-use super::avx512::same_len;
+use super::same_len;
 use crate::kernels::scalar::{self, final_word, keys, Loader, Native, State};
 use crate::kernels::{lane_word, Fns};
 use simd_core::Features;

@@ -21,6 +21,7 @@
 
 use core::arch::x86_64::*;
 
+use super::same_len;
 use crate::kernels::scalar::{self, keys, Loader, Native, State};
 use crate::kernels::Fns;
 use simd_core::Features;
@@ -272,15 +273,6 @@ unsafe fn word_at(g: &[&[u8]], at: usize) -> __m512i {
     unsafe { _mm512_set_epi64(w(7), w(6), w(5), w(4), w(3), w(2), w(1), w(0)) }
 }
 
-/// The length shared by every input of `g`, if they all have one.
-#[inline(always)]
-pub(crate) fn same_len(g: &[&[u8]]) -> Option<usize> {
-    let len = g[0].len();
-    // An OR of differences, not `all()`: no early exit to mispredict.
-    let diff = g.iter().fold(0, |a, x| a | (x.len() ^ len));
-    (diff == 0).then_some(len)
-}
-
 /// Hashes `8 * G` inputs that all have `len` bytes, `G` groups of 8 lanes
 /// in lockstep. Every lane absorbs the same number of words, so there is
 /// nothing to mask: blocks come two at a time from one 16-byte load per
@@ -453,22 +445,4 @@ pub(crate) fn batch<const C: usize, const D: usize>(
         done += LANES;
     }
     super::avx2::batch::<C, D>(key, &inputs[done..n], &mut out[done..n]);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::same_len;
-
-    /// The uniform-length fast path is taken exactly when every length is
-    /// equal (a wrong answer either way still hashes correctly, so the
-    /// oracle tests cannot see it).
-    #[test]
-    fn same_len_answers() {
-        let (a, b, c) = (&[1u8; 16][..], &[2u8; 16][..], &[3u8; 17][..]);
-        assert_eq!(same_len(&[a, b, a, b]), Some(16));
-        assert_eq!(same_len(&[a, b, c, a]), None);
-        assert_eq!(same_len(&[c, a]), None);
-        assert_eq!(same_len(&[&[][..], &[][..]]), Some(0));
-        assert_eq!(same_len(&[&[][..], &[0][..]]), None);
-    }
 }

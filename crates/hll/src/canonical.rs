@@ -3,10 +3,16 @@
 //! registers in ascending order ([`SparseBuilder`]), with the servers'
 //! promotion rule applied step by step.
 
-use crate::registers::Registers;
+use crate::kernels::Aligned;
 use crate::sparse::{self, VAL_MAX_VALUE};
 use crate::{cache, dense, Error, ErrorKind, Hll, HDR, REGISTERS};
+use alloc::boxed::Box;
 use alloc::vec::Vec;
+
+/// A zeroed byte-per-register scratch array.
+fn zeroed() -> Box<Aligned<[u8; REGISTERS]>> {
+    Box::new(Aligned([0u8; REGISTERS]))
+}
 
 /// Register index (low 14 bits) and value (run length of zeros above them
 /// plus one, 1..=51) that a hash raises: `PFADD` of an element with this
@@ -167,7 +173,7 @@ fn dense_from_raw(raw: &[u8; REGISTERS], limit: usize) -> Hll {
     h
 }
 
-fn invalid_register(index: usize, value: u8) -> Error {
+pub(crate) fn invalid_register(index: usize, value: u8) -> Error {
     if index >= REGISTERS {
         Error::new(ErrorKind::Corrupted, index, "register index past 16383")
     } else {
@@ -308,8 +314,8 @@ impl Hll {
             }
             if b.push(i, v).is_err() {
                 // Out of order, or dense: finish on a byte per register.
-                let mut r = Registers::new();
-                let raw = r.raw_mut();
+                let mut scratch = zeroed();
+                let raw = &mut scratch.0;
                 sparse::max_into(&b.finish(), raw);
                 raw[i] = raw[i].max(v);
                 for (i, v) in it {
@@ -348,9 +354,9 @@ impl Hll {
         let made = if self.is_sparse() {
             Self::from_registers_with(self.nonzero_registers(), limit)
         } else {
-            let mut r = Registers::new();
-            self.max_into(r.raw_mut());
-            Ok(from_raw(r.raw_mut(), limit))
+            let mut scratch = zeroed();
+            self.max_into(&mut scratch.0);
+            Ok(from_raw(&scratch.0, limit))
         };
         match made {
             Ok(h) => h,
@@ -383,44 +389,10 @@ impl Hll {
     }
 }
 
-impl Registers {
-    /// Raises each listed register to at least its value: `PFMERGE` of a
-    /// string holding these registers (the cache is invalidated if one
-    /// changed). Pairs are `(index, value)` in any order, as
-    /// [`Hll::from_registers`] takes them; at an index past 16383 or a
-    /// value past 63 it stops with an error, the pairs before it applied.
-    ///
-    /// ```
-    /// let mut r = hll::Registers::new();
-    /// r.merge_pairs([(7, 3), (7, 2), (9, 1)]).unwrap();
-    /// assert_eq!(r.as_array()[7], 3);
-    /// assert!(r.merge_pairs([(0, 64)]).is_err());
-    /// ```
-    pub fn merge_pairs<I>(&mut self, registers: I) -> Result<(), Error>
-    where
-        I: IntoIterator<Item = (usize, u8)>,
-    {
-        let mut changed = false;
-        let mut result = Ok(());
-        let raw = self.raw_mut();
-        for (i, v) in registers {
-            if i >= REGISTERS || v > 63 {
-                result = Err(invalid_register(i, v));
-                break;
-            }
-            changed |= v > raw[i];
-            raw[i] = raw[i].max(v);
-        }
-        if changed {
-            self.invalidate_cache();
-        }
-        result
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Registers;
 
     /// The pre-existing route: every register set with the servers'
     /// sparse routine (`sparse::set`) in ascending order.

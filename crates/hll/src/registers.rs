@@ -2,7 +2,7 @@
 //! max), converted from and to the Redis string once per batch.
 
 use crate::kernels::{self, Aligned};
-use crate::{cache, dense, dispatch, estimate, hash, Hll, DENSE_BYTES, HDR, REGISTERS};
+use crate::{cache, dense, dispatch, estimate, hash, Error, Hll, DENSE_BYTES, HDR, REGISTERS};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
@@ -366,6 +366,41 @@ impl Registers {
     #[must_use]
     pub fn heap_bytes(&self) -> usize {
         core::mem::size_of::<Aligned<[u8; REGISTERS]>>()
+    }
+}
+
+impl Registers {
+    /// Raises each listed register to at least its value: `PFMERGE` of a
+    /// string holding these registers (the cache is invalidated if one
+    /// changed). Pairs are `(index, value)` in any order, as
+    /// [`Hll::from_registers`] takes them; at an index past 16383 or a
+    /// value past 63 it stops with an error, the pairs before it applied.
+    ///
+    /// ```
+    /// let mut r = hll::Registers::new();
+    /// r.merge_pairs([(7, 3), (7, 2), (9, 1)]).unwrap();
+    /// assert_eq!(r.as_array()[7], 3);
+    /// assert!(r.merge_pairs([(0, 64)]).is_err());
+    /// ```
+    pub fn merge_pairs<I>(&mut self, registers: I) -> Result<(), Error>
+    where
+        I: IntoIterator<Item = (usize, u8)>,
+    {
+        let mut changed = false;
+        let mut result = Ok(());
+        let raw = self.raw_mut();
+        for (i, v) in registers {
+            if i >= REGISTERS || v > 63 {
+                result = Err(crate::canonical::invalid_register(i, v));
+                break;
+            }
+            changed |= v > raw[i];
+            raw[i] = raw[i].max(v);
+        }
+        if changed {
+            self.invalidate_cache();
+        }
+        result
     }
 }
 

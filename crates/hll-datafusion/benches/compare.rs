@@ -218,7 +218,6 @@ mod bound {
             &mut self,
             values: &[ArrayRef],
             group_indices: &[usize],
-            _: Option<&BooleanArray>,
             total_num_groups: usize,
         ) -> Result<()> {
             self.0.resize(total_num_groups, 0);
@@ -233,6 +232,14 @@ mod bound {
         }
         fn state(&mut self, emit_to: EmitTo) -> Result<Vec<ArrayRef>> {
             Ok(vec![self.evaluate(emit_to)?])
+        }
+        fn convert_to_state(
+            &self,
+            values: &[ArrayRef],
+            _: Option<&BooleanArray>,
+        ) -> Result<Vec<ArrayRef>> {
+            let h: UInt64Array = hashes(values[0].as_ref()).map(Some).collect();
+            Ok(vec![Arc::new(h)])
         }
         fn size(&self) -> usize {
             self.0.capacity() * 8
@@ -283,6 +290,12 @@ fn main() {
         let rows = rows / scale;
         let rounds = if quick { 2 } else { rounds };
         for partitions in [1usize, 2] {
+            // KVPRIMS_BENCH_ONLY=GROUPS,PARTITIONS runs one query (for a profiler).
+            if let Ok(only) = std::env::var("KVPRIMS_BENCH_ONLY") {
+                if only != format!("{groups},{partitions}") {
+                    continue;
+                }
+            }
             let pool = Arc::new(PeakPool::default());
             let runtime = RuntimeEnvBuilder::new()
                 .with_memory_pool(pool.clone())

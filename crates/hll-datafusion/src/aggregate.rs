@@ -177,7 +177,7 @@ struct AddOne<'a>(&'a mut Group);
 impl Sink for AddOne<'_> {
     fn take<T: AsRef<[u8]>>(&mut self, rows: impl Iterator<Item = (usize, T)>) {
         let mut rows = rows.map(|(_, v)| v);
-        while let Group::Pairs(_) = self.0 {
+        while !matches!(self.0, Group::Dense(_)) {
             match rows.next() {
                 Some(v) => {
                     self.0.add_hash(hll::hash(v.as_ref()));

@@ -12,7 +12,13 @@ const DENSE_AT: usize = 512;
 
 /// A full list is sorted and deduplicated from this many entries on
 /// (shorter ones just grow).
-const COMPACT_MIN: usize = 16;
+const COMPACT_MIN: usize = 64;
+
+/// Registers a group holds inline, before its first allocation.
+const INLINE: usize = 6;
+
+/// The first capacity of a list spilled from the inline form.
+const FIRST_LIST: usize = 16;
 
 /// Heap bytes of the dense form: the register array and the boxed handle.
 const DENSE_HEAP: usize = hll::REGISTERS + size_of::<Registers>();
@@ -48,6 +54,9 @@ fn compact(v: &mut Vec<u32>) {
 /// The registers of one group.
 #[derive(Debug)]
 pub(crate) enum Group {
+    /// The first raised registers (see [`pair`]), without a heap
+    /// allocation (most groups of a query with millions of groups).
+    Few { len: u8, pairs: [u32; INLINE] },
     /// Raised registers (see [`pair`]), an index possibly more than once.
     Pairs(Vec<u32>),
     /// A byte per register.
@@ -56,7 +65,10 @@ pub(crate) enum Group {
 
 impl Default for Group {
     fn default() -> Group {
-        Group::Pairs(Vec::new())
+        Group::Few {
+            len: 0,
+            pairs: [0; INLINE],
+        }
     }
 }
 
@@ -64,20 +76,28 @@ impl Group {
     /// Adds the element with this hash; the change in heap bytes.
     #[inline(always)]
     pub(crate) fn add_hash(&mut self, hash: u64) -> isize {
+        if let Group::Dense(r) = self {
+            r.add_hash(hash);
+            return 0;
+        }
+        let (i, value) = hll::register_of(hash);
+        self.push(pair(i, value))
+    }
+
+    /// Appends a list entry; the change in heap bytes.
+    #[inline(always)]
+    fn push(&mut self, p: u32) -> isize {
         match self {
-            Group::Dense(r) => {
-                r.add_hash(hash);
+            Group::Few { len, pairs } if usize::from(*len) < INLINE => {
+                pairs[usize::from(*len)] = p;
+                *len += 1;
                 0
             }
-            Group::Pairs(v) => {
-                let (i, value) = hll::register_of(hash);
-                if v.len() < v.capacity() {
-                    v.push(pair(i, value));
-                    0
-                } else {
-                    self.push_full(pair(i, value))
-                }
+            Group::Pairs(v) if v.len() < v.capacity() => {
+                v.push(p);
+                0
             }
+            _ => self.push_full(p),
         }
     }
 
@@ -91,11 +111,7 @@ impl Group {
                 debug_assert!(raised.is_ok());
                 0
             }
-            Group::Pairs(v) if v.len() < v.capacity() => {
-                v.push(pair(index, value));
-                0
-            }
-            Group::Pairs(_) => self.push_full(pair(index, value)),
+            _ => self.push(pair(index, value)),
         }
     }
 
@@ -104,6 +120,13 @@ impl Group {
     #[cold]
     #[inline(never)]
     fn push_full(&mut self, p: u32) -> isize {
+        if let Group::Few { len, pairs } = self {
+            let mut v = Vec::with_capacity(FIRST_LIST);
+            v.extend_from_slice(&pairs[..usize::from(*len)]);
+            v.push(p);
+            *self = Group::Pairs(v);
+            return (FIRST_LIST * size_of::<u32>()) as isize;
+        }
         let Group::Pairs(v) = self else {
             return 0;
         };
@@ -125,6 +148,7 @@ impl Group {
     /// Moves a list to the dense form; the dense form's heap bytes.
     fn densify(&mut self) -> isize {
         if let Group::Pairs(v) = self {
+            debug_assert!(v.len() > INLINE);
             let mut r = Box::new(Registers::new());
             let raised = r.merge_pairs(v.iter().map(|&p| unpair(p)));
             debug_assert!(raised.is_ok());
@@ -140,15 +164,15 @@ impl Group {
                 r.merge(h);
                 0
             }
-            Group::Pairs(v) if !h.is_sparse() => {
-                let before = v.capacity() * size_of::<u32>();
+            _ if !h.is_sparse() => {
+                let before = self.heap_bytes();
                 let mut r = Box::new(Registers::from_hll(h));
-                let raised = r.merge_pairs(v.iter().map(|&p| unpair(p)));
+                let raised = r.merge_pairs(self.list().iter().map(|&p| unpair(p)));
                 debug_assert!(raised.is_ok());
                 *self = Group::Dense(r);
                 DENSE_HEAP as isize - before as isize
             }
-            Group::Pairs(_) => h.nonzero_registers().map(|(i, v)| self.raise(i, v)).sum(),
+            _ => h.nonzero_registers().map(|(i, v)| self.raise(i, v)).sum(),
         }
     }
 
@@ -157,6 +181,19 @@ impl Group {
     pub(crate) fn to_hll(&mut self) -> Hll {
         match self {
             Group::Dense(r) => r.to_merged_hll(),
+            Group::Few { len, pairs } => {
+                let few = &mut pairs[..usize::from(*len)];
+                few.sort_unstable();
+                let few = &*few;
+                // Ascending, each index once with its last (largest) value.
+                let last = (0..few.len())
+                    .filter(|&k| k + 1 == few.len() || few[k + 1] >> 8 != few[k] >> 8)
+                    .map(|k| unpair(few[k]));
+                match Hll::from_registers(last) {
+                    Ok(h) => h,
+                    Err(_) => unreachable!("registers in range"),
+                }
+            }
             Group::Pairs(v) => {
                 compact(v);
                 match Hll::from_registers(v.iter().map(|&p| unpair(p))) {
@@ -168,9 +205,19 @@ impl Group {
         }
     }
 
+    /// The list entries of a group not yet dense.
+    fn list(&self) -> &[u32] {
+        match self {
+            Group::Few { len, pairs } => &pairs[..usize::from(*len)],
+            Group::Pairs(v) => v,
+            Group::Dense(_) => &[],
+        }
+    }
+
     /// Heap bytes held.
     pub(crate) fn heap_bytes(&self) -> usize {
         match self {
+            Group::Few { .. } => 0,
             Group::Pairs(v) => v.capacity() * size_of::<u32>(),
             Group::Dense(_) => DENSE_HEAP,
         }
@@ -194,7 +241,7 @@ mod tests {
     #[test]
     fn same_registers_as_pfadd_at_every_size() {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for n in [0usize, 1, 2, 15, 16, 17, 100, 511, 512, 513, 600, 3000, 20_000] {
+        for n in [0usize, 1, 2, 5, 6, 7, 15, 16, 17, 63, 64, 65, 100, 511, 512, 513, 600, 3000, 20_000] {
             let mut g = Group::default();
             let mut m = Group::default();
             let mut heap = 0isize;

@@ -156,7 +156,7 @@ macro_rules! upto128_asm {
 /// is inline assembly, not a `#[target_feature]` function).
 #[inline(always)]
 pub(crate) unsafe fn eq_1_32_asm(a: *const u8, b: *const u8, n: usize) -> bool {
-    debug_assert!(1 <= n && n <= 32);
+    debug_assert!((1..=32).contains(&n));
     // SAFETY: the features by contract; both loads are masked to bytes
     // 0..n (`bzhi` of a 32-bit operand, n <= 32), which are readable;
     // masked-off bytes are not accessed and cannot fault; the clobbered

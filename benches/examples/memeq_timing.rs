@@ -3,8 +3,10 @@
 //! drops the runs other processes disturbed).
 //!
 //! `cargo run --release -p benches --example memeq_timing` prints ns per
-//! compare for a mixed 1..=64-byte set and fixed sizes (with the two bounds
-//! below on the same pairs), and ns per lookup in the `memeq/lookup`
+//! compare (`eq`, a `Comparer`'s `eq`, `==`, `cmp`, `Ord`) for mixed
+//! 1..=64-byte sets of 512, 4096 and 65536 pairs (the larger ones too many
+//! for a branch predictor to learn their lengths) and fixed sizes (with the
+//! two bounds below on the same pairs), and ns per lookup in the `memeq/lookup`
 //! benchmark's table (the same module, `memeq_lookup`): with `eq`, `==`, two
 //! bounds that are not correct compares (first byte; first and last byte)
 //! and, for the fixed-length tables, `eq_fixed`.
@@ -15,9 +17,8 @@ use std::hint::black_box;
 
 use simd_core::testing::Rng;
 
-fn compares(label: &str, lo: usize, hi: usize, unequal: bool) {
+fn compares(label: &str, lo: usize, hi: usize, unequal: bool, count: usize) {
     let mut rng = Rng::new(0x1234_5678 + lo as u64 * 31 + hi as u64);
-    let count = if hi <= 256 { 512 } else { 64 };
     let (mut xs, mut ys) = (Vec::new(), Vec::new());
     for _ in 0..count {
         let n = lo + rng.below((hi - lo + 1) as u64) as usize;
@@ -32,13 +33,15 @@ fn compares(label: &str, lo: usize, hi: usize, unequal: bool) {
     }
     let pairs: Vec<(&[u8], &[u8])> = xs.iter().zip(&ys).map(|(a, b)| (&a[..], &b[..])).collect();
     let per = |t: f64| t / pairs.len() as f64;
-    let runs = 3000;
+    // About the same time per set: 3000 passes over 512 pairs.
+    let runs = (3000 * 512 / count.max(512)).max(40);
     let kernels: Vec<memeq::Kernel> = if std::env::args().any(|a| a == "--kernels") {
         memeq::kernels().collect()
     } else {
         Vec::new()
     };
     let pairs = &pairs;
+    let by = memeq::Comparer::new();
     type Pass<'a> = Box<dyn Fn() -> usize + 'a>;
     let mut passes: Vec<Pass<'_>> = vec![
         Box::new(|| {
@@ -74,6 +77,12 @@ fn compares(label: &str, lo: usize, hi: usize, unequal: bool) {
                 .filter(|(a, b)| memeq_lookup::first_last(a, b))
                 .count()
         }),
+        Box::new(move || {
+            black_box(&pairs)
+                .iter()
+                .filter(|(a, b)| by.eq(a, b))
+                .count()
+        }),
     ];
     for k in &kernels {
         passes.push(Box::new(move || {
@@ -88,16 +97,17 @@ fn compares(label: &str, lo: usize, hi: usize, unequal: bool) {
     }
     let t = benches::min_ns(runs, 1.0, &passes.iter().map(|f| &**f).collect::<Vec<_>>());
     let (ours, std, ocmp, scmp) = (per(t[0]), per(t[1]), per(t[2]), per(t[3]));
-    let (first, last) = (per(t[4]), per(t[5]));
-    for (k, t) in kernels.iter().zip(t[6..].chunks(2)) {
+    let (first, last, handle) = (per(t[4]), per(t[5]), per(t[6]));
+    for (k, t) in kernels.iter().zip(t[7..].chunks(2)) {
         print!("{}: {:.2} / {:.2}  ", k.name(), per(t[0]), per(t[1]));
     }
     if !kernels.is_empty() {
         println!();
     }
     println!(
-        "{label:<22} eq: ours {ours:6.2}  == {std:6.2}  ({:.2}x)   cmp: ours {ocmp:6.2}  Ord {scmp:6.2}  ({:.2}x)   bounds: first byte {first:5.2}, first+last {last:5.2}",
+        "{label:<26} eq: ours {ours:6.2}  Comparer {handle:6.2}  == {std:6.2}  ({:.2}x, {:.2}x)   cmp: ours {ocmp:6.2}  Ord {scmp:6.2}  ({:.2}x)   bounds: first byte {first:5.2}, first+last {last:5.2}",
         std / ours,
+        std / handle,
         scmp / ocmp
     );
 }
@@ -174,18 +184,21 @@ fn known_length<const N: usize>(a: &[u8], b: &[u8]) -> bool {
 fn main() {
     let flag = |f: &str| std::env::args().any(|a| a == f);
     if !flag("--lookup-only") {
-        compares("mixed 1..=64 equal", 1, 64, false);
-        compares("mixed 1..=64 unequal", 1, 64, true);
+        compares("mixed 1..=64 equal", 1, 64, false, 512);
+        compares("mixed 1..=64 unequal", 1, 64, true, 512);
+        compares("mixed 1..=64, 4096 pairs", 1, 64, false, 4096);
+        compares("mixed 1..=64, 65536 pairs", 1, 64, false, 65536);
         if flag("--mixed-long") {
-            compares("mixed 129..=512 equal", 129, 512, false);
-            compares("mixed 257..=512 equal", 257, 512, false);
-            compares("mixed 513..=1024 equal", 513, 1024, false);
+            compares("mixed 129..=512 equal", 129, 512, false, 64);
+            compares("mixed 257..=512 equal", 257, 512, false, 64);
+            compares("mixed 513..=1024 equal", 513, 1024, false, 64);
         }
         let all = [
-            1, 2, 3, 4, 7, 8, 15, 16, 24, 31, 32, 48, 63, 64, 128, 1024, 65536,
+            0, 1, 2, 3, 4, 7, 8, 15, 16, 24, 31, 32, 33, 48, 63, 64, 128, 1024, 65536,
         ];
         for n in benches::sizes_arg(&all) {
-            compares(&format!("{n} B equal"), n, n, false);
+            let count = if n <= 256 { 512 } else { 64 };
+            compares(&format!("{n} B equal"), n, n, false, count);
         }
     }
     if flag("--no-lookup") {

@@ -7,9 +7,9 @@
 //! inlines a short path for keys up to 64 bytes: overlapping loads (the first
 //! and last 16 bytes as SSE2 compares for 16..=32 on x86_64, the first and
 //! last 32 for 33..=64; below 16 the first and last 8 or 4 bytes, or bytes
-//! 0, n/2 and n-1 as one integer for 1..=3), never a
-//! read outside either slice; on x86_64 CPUs with AVX-512 one branch-free
-//! pair of masked compares up to 64 bytes. Longer inputs go to the best
+//! 0, n/2 and n-1 as one integer for 1..=3), never a read outside either
+//! slice; on x86_64 CPUs with AVX-512 one masked 32-byte compare up to 32
+//! bytes and two 32-byte compares for 33..=64. Longer inputs go to the best
 //! vector loop the CPU has (AVX-512, AVX2, SSE2, NEON), chosen once at run
 //! time.
 //!
@@ -113,8 +113,8 @@ pub use simd_core::Level;
 /// Whether `a` and `b` are equal: the same length and the same bytes.
 ///
 /// Exactly `a == b`. Up to 64 bytes the compare is inlined (no call, no
-/// function pointer; on x86_64 up to 128 bytes, and on AVX-512 CPUs with no
-/// branch on the length up to 64); longer inputs run the best vector kernel.
+/// function pointer; on x86_64 up to 128 bytes, and on AVX-512 CPUs one
+/// masked compare up to 32 bytes); longer inputs run the best vector kernel.
 ///
 /// ```
 /// assert!(memeq::eq(b"", b""));

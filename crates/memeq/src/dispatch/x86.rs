@@ -1,9 +1,9 @@
 //! x86_64: the class names the picked kernel (and the CPU quirks that
 //! change its best short path); short inputs run that kernel's inline
 //! assembly or the SSE2 path, long ones its loop, called directly. Where the
-//! `avx512` kernel is picked, up to 64 bytes are one branch-free pair of
-//! masked compares, which keeps its speed on random lengths where the
-//! length-branching SSE2 path (and `bcmp`) mispredict.
+//! `avx512` kernel is picked, `eq` of 1..=32 bytes is one masked 32-byte
+//! compare and of 33..=64 two 32-byte compares (one length branch, at 32),
+//! and `cmp` up to 64 bytes one branch-free pair of masked compares.
 
 use super::{avx2, avx512, short, sse2, Class};
 use core::cmp::Ordering;
@@ -12,20 +12,24 @@ use core::num::NonZeroU8;
 /// Not detected yet (only in the lazy paths of `eq` and `cmp`, whose first
 /// call detects; a [`Class`] from [`class`] never holds it).
 const UNKNOWN: u8 = 0;
-/// The `avx512` kernel is picked.
-const AVX512: u8 = 1;
-/// The `avx512` kernel is picked on a CPU that runs 512-bit operations
-/// as two halves (AMD Zen 4, `splits_512bit_ops`): `eq` over 64 bytes
-/// takes the `avx2` kernel's paths, which are faster there.
-const AVX512_SPLIT: u8 = 2;
-/// The `avx2` kernel is picked.
-const AVX2: u8 = 3;
+/// Another kernel is picked: SSE2 paths.
+const OTHER: u8 = 1;
 /// The `avx2` kernel is picked on a CPU that runs 256-bit operations as
 /// two halves (AMD Zen 1 / Zen+, `splits_256bit_ops`): `eq` takes the
 /// SSE2 path up to [`HALVED_AVX2_ABOVE`] bytes.
-const AVX2_HALVED: u8 = 4;
-/// Another kernel is picked: SSE2 paths.
-const OTHER: u8 = 5;
+const AVX2_HALVED: u8 = 2;
+/// The `avx2` kernel is picked.
+const AVX2: u8 = 3;
+/// The `avx512` kernel is picked on a CPU that runs 512-bit operations
+/// as two halves (AMD Zen 4, `splits_512bit_ops`): `eq` over 64 bytes
+/// takes the `avx2` kernel's paths, which are faster there.
+const AVX512_SPLIT: u8 = 4;
+/// The `avx512` kernel is picked.
+const AVX512: u8 = 5;
+
+// The codes are ordered by what they prove, so that one compare tests a
+// class on the hot path: from AVX2_HALVED up the CPU has AVX2, from
+// AVX512_SPLIT up the `avx512` kernel's features.
 
 /// In the [`AVX2_HALVED`] class, `eq` of more bytes than this runs the
 /// `avx2` loop: above a few hundred bytes both loops are bound by the
@@ -69,11 +73,17 @@ fn classify() -> NonZeroU8 {
 // needs the class; without, it never detects, so a caller's loop holds no
 // call that may write memory.
 
-/// Whether the class is AVX512 or AVX512_SPLIT, in one compare (UNKNOWN
-/// wraps around).
+/// Whether the class is AVX512 or AVX512_SPLIT, in one compare.
 #[inline(always)]
 fn is_avx512(c: u8) -> bool {
-    c.wrapping_sub(AVX512) <= AVX512_SPLIT - AVX512
+    c >= AVX512_SPLIT
+}
+
+/// Whether the class proves AVX2 (either `avx2` class or either `avx512`
+/// class), in one compare.
+#[inline(always)]
+fn has_avx2(c: u8) -> bool {
+    c >= AVX2_HALVED
 }
 
 /// [`eq`] when the class is UNKNOWN: detect, then compare.
@@ -93,10 +103,19 @@ pub(crate) fn eq<const LAZY: bool>(class: Class, a: &[u8], b: &[u8]) -> bool {
     // Both AVX-512 classes share the path up to 64 bytes: one compare of
     // the class on the hot path.
     if is_avx512(c) {
-        if n <= 64 {
+        // The length tests in this order put 1..=32 first, 33..=64 second,
+        // and take `n = 0` (no load) and the long paths last.
+        if n.wrapping_sub(1) < 32 {
             // SAFETY: the class proves AVX-512BW/VL and BMI2; both slices
-            // hold n <= 64 bytes.
-            return unsafe { avx512::eq_upto64_asm(pa, pb, n) };
+            // hold 1 <= n <= 32 bytes.
+            return unsafe { avx512::eq_1_32_asm(pa, pb, n) };
+        }
+        if n.wrapping_sub(33) < 32 {
+            // SAFETY: the class proves AVX-512BW/VL; 32 < n <= 64.
+            return unsafe { avx512::eq_33_64_asm(pa, pb, n) };
+        }
+        if n == 0 {
+            return true;
         }
         if c == AVX512_SPLIT {
             if n <= 128 {
@@ -164,13 +183,18 @@ pub(crate) unsafe fn cmp_upto64<const LAZY: bool>(
         c = first_class().0;
     }
     if is_avx512(c) {
+        if n == 0 {
+            // No masked load from an empty slice's dangling pointer (a
+            // microcode assist of ~200 ns on Intel).
+            return la.cmp(&lb);
+        }
         // SAFETY: the class proves the features; both pointers hold
         // n <= 64 bytes.
         let m = unsafe { avx512::ne_upto64_asm(a, b, n) };
         // SAFETY: bit t of the mask is set only for a byte t < n.
         return unsafe { short::order_from_mask(a, b, m, la, lb, |t| t) };
     }
-    if c <= AVX2_HALVED && n > 32 {
+    if has_avx2(c) && n > 32 {
         // SAFETY: the class proves AVX2; both pointers hold
         // 32 < n <= 64 bytes.
         let m = unsafe { avx2::ne_33_64_asm(a, b, n) };
@@ -198,7 +222,7 @@ pub(crate) fn mismatch_above64<const LAZY: bool>(class: Class, a: &[u8], b: &[u8
         // hold at least n bytes, 64 < n <= 128.
         return unsafe { avx512::mismatch_65_128_asm(pa, pb, n) };
     }
-    if n <= 128 && c <= AVX2_HALVED {
+    if n <= 128 && has_avx2(c) {
         // SAFETY: the class proves AVX2; both slices hold at least n
         // bytes, 64 < n <= 128.
         return unsafe { avx2::mismatch_65_128_asm(pa, pb, n) };

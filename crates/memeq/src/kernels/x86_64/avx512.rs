@@ -1,13 +1,15 @@
-//! AVX-512BW kernels: masked compares cover any length up to 64 with no
-//! branch on the length (`bzhi` builds the byte mask; masked-off bytes are
-//! never read, so there is no out-of-bounds access): one 64-byte compare in
-//! the compile-time builds and `mismatch`, two 32-byte halves in the
-//! inlined `eq` path. Long inputs compare 256 bytes per loop
-//! branch with four `vpcmpneqb` into mask registers OR-ed together, the
-//! loads from `a` aligned to 64 bytes after a checked first block.
+//! AVX-512BW kernels: masked compares cover short tails (`bzhi` builds the
+//! byte mask; masked-off bytes are never read, so there is no out-of-bounds
+//! access): one 64-byte compare in the compile-time builds and `mismatch`,
+//! two 32-byte halves with no branch on the length in the inlined `cmp`
+//! path, and in the inlined `eq` path one masked 32-byte compare for 1..=32
+//! bytes and two 32-byte compares for 33..=64. Long inputs compare 256
+//! bytes per loop branch with four `vpcmpneqb` into mask registers OR-ed
+//! together, the loads from `a` aligned to 64 bytes after a checked first
+//! block.
 //!
-//! [`eq_upto64_asm`] and [`eq_65_128_asm`] are the public `eq`'s inlined
-//! path on CPUs where the dispatcher picks this kernel (see
+//! [`eq_1_32_asm`], [`eq_33_64_asm`] and [`eq_65_128_asm`] are the public
+//! `eq`'s inlined path on CPUs where the dispatcher picks this kernel (see
 //! `dispatch::x86`): inline assembly, so they inline into callers built for
 //! the baseline, using only `ymm16`..`ymm19` (EVEX-only registers, so no
 //! `vzeroupper` is needed: they leave no dirty upper state for SSE code).
@@ -132,59 +134,134 @@ macro_rules! upto128_asm {
     };
 }
 
-/// Whether the first `n` bytes at `a` and `b` are equal, `n <= 64`, with no
-/// branch on `n`: bytes 0..32 and 32..64 as two 32-byte compares under the
-/// low and high halves of the mask `bzhi(!0, n)` (masked loads: bytes at and
-/// past `n` are not accessed, so nothing outside the slices is read; for
-/// `n <= 32` the second half's mask is empty and its address is the first
-/// half's: a fully masked-off load still fetches its cache line on Intel,
-/// and at `a + 32` that line is usually one the slice does not touch. In
-/// the 1M-key table lookup on an Intel Xeon that extra line made `eq` 22-27%
-/// slower than `==` at 16 and 32 B keys; pointing the empty half at the
-/// first brought it to within a few percent).
+/// Whether the first `n` bytes at `a` and `b` are equal, `1 <= n <= 32`: one
+/// 32-byte compare under the mask `bzhi(!0, n)` (masked loads: bytes at and
+/// past `n` are not accessed, so nothing outside the slices is read).
 ///
-/// No branch on the length: a length branch mispredicts once a table's key
-/// lengths cannot be learnt. Slower alternatives: one masked 64-byte `zmm`
-/// compare, masks from a table, the high half through a GPR, both sides
-/// loaded and folded with `vpternlogq` (see PERFORMANCE.md).
+/// With [`eq_33_64_asm`] this splits the keys up to 64 bytes at 32, one
+/// branch on the length: on Intel a second window for keys that do not need
+/// it costs more, at every length up to 32, than `bcmp`'s call (see
+/// PERFORMANCE.md); the branch mispredicts only where key lengths on both
+/// sides of 32 alternate in a pattern too long to learn. `n = 0` is kept
+/// out: a masked load from an empty slice's dangling pointer takes a
+/// microcode assist of ~200 ns on Intel.
 ///
 /// The answer is a jump (`asm goto`: `kortestd` + `jnz` to a label that
 /// returns `false`), not a `setz` the caller tests again: the caller's own
-/// branch on the result becomes that jump (a few percent in table lookups
-/// on Intel).
+/// branch on the result becomes that jump.
 ///
 /// # Safety
-/// `a` and `b` must each point to `n` readable bytes, `n <= 64`; the CPU
-/// must have AVX-512F, AVX-512BW, AVX-512VL and BMI2 (any caller: this is
-/// inline assembly, not a `#[target_feature]` function).
+/// `a` and `b` must each point to `n` readable bytes, `1 <= n <= 32`; the
+/// CPU must have AVX-512F, AVX-512BW, AVX-512VL and BMI2 (any caller: this
+/// is inline assembly, not a `#[target_feature]` function).
 #[inline(always)]
-pub(crate) unsafe fn eq_upto64_asm(a: *const u8, b: *const u8, n: usize) -> bool {
-    debug_assert!(n <= 64);
-    // SAFETY: the features by contract; every load is masked to bytes 0..n,
-    // which are readable (masked-off bytes are not accessed and cannot
-    // fault); the clobbered vector and mask registers are declared.
+pub(crate) unsafe fn eq_1_32_asm(a: *const u8, b: *const u8, n: usize) -> bool {
+    debug_assert!((1..=32).contains(&n));
+    // SAFETY: the features by contract; both loads are masked to bytes
+    // 0..n (`bzhi` of a 32-bit operand, n <= 32), which are readable;
+    // masked-off bytes are not accessed and cannot fault; the clobbered
+    // registers are declared.
     unsafe {
-        upto64_asm!(
-            a, b, n, m = _, ["kortestd k1, k4", "jnz {ne}"],
-            [ne = label { return false; }],
+        core::arch::asm!(
+            "bzhi {m:e}, {ones:e}, {n:e}",
+            "kmovd k1, {m:e}",
+            "vmovdqu8 ymm16{{k1}}{{z}}, [{a}]",
+            "vpcmpneqb k2{{k1}}, ymm16, [{b}]",
+            "kortestd k2, k2",
+            "jnz {ne}",
+            a = in(reg) a,
+            b = in(reg) b,
+            n = in(reg) n,
+            ones = in(reg) u32::MAX,
+            m = out(reg) _,
+            ne = label { return false; },
+            out("zmm16") _,
+            out("k1") _,
+            out("k2") _,
+            options(readonly, nostack),
         );
     }
     true
 }
 
-/// The "differs" mask of the first `n` bytes at `a` and `b`, `n <= 64` (bit
-/// `i` set if byte `i` differs): [`eq_upto64_asm`]'s compares, the two
-/// 32-bit halves joined with `kunpckdq`, for `cmp`.
+/// Whether the first `n` bytes at `a` and `b` are equal, `32 < n <= 64`:
+/// bytes 0..32 unmasked and 32..64 under the mask `bzhi(!0, n - 32)` (bytes
+/// at and past `n` not accessed), one test, a jump as in [`eq_1_32_asm`].
+/// The second window at a fixed offset of 32 splits a cache line less often
+/// than the last 32 bytes at `n - 32` (measured: 5-10% fewer ns per compare
+/// at 41..=63 bytes). EVEX registers `ymm16`/`ymm17`, so no `vzeroupper`.
 ///
 /// # Safety
-/// As [`eq_upto64_asm`].
+/// `a` and `b` must each point to `n` readable bytes, `32 < n <= 64`; the
+/// CPU must have AVX-512F, AVX-512BW, AVX-512VL and BMI2 (any caller).
+#[inline(always)]
+pub(crate) unsafe fn eq_33_64_asm(a: *const u8, b: *const u8, n: usize) -> bool {
+    debug_assert!(32 < n && n <= 64);
+    // SAFETY: the features by contract; 0..32 lies in 0..n as n > 32, and
+    // the second window is masked to bytes 32..n (`bzhi` of a 32-bit
+    // operand, 0 < n - 32 <= 32; masked-off bytes are not accessed and
+    // cannot fault); the clobbered registers are declared.
+    unsafe {
+        core::arch::asm!(
+            "bzhi {m:e}, {ones:e}, {hi:e}",
+            "kmovd k1, {m:e}",
+            "vmovdqu8 ymm16, [{a}]",
+            "vmovdqu8 ymm17{{k1}}{{z}}, [{a} + 32]",
+            "vpcmpneqb k2, ymm16, [{b}]",
+            "vpcmpneqb k3{{k1}}, ymm17, [{b} + 32]",
+            "kortestd k2, k3",
+            "jnz {ne}",
+            a = in(reg) a,
+            b = in(reg) b,
+            hi = in(reg) n - 32,
+            ones = in(reg) u32::MAX,
+            m = out(reg) _,
+            ne = label { return false; },
+            out("zmm16") _,
+            out("zmm17") _,
+            out("k1") _,
+            out("k2") _,
+            out("k3") _,
+            options(readonly, nostack),
+        );
+    }
+    true
+}
+
+/// Whether the first `n` bytes at `a` and `b` are equal, `n <= 64`:
+/// [`eq_1_32_asm`], [`eq_33_64_asm`], or nothing to compare.
+///
+/// # Safety
+/// As [`eq_33_64_asm`], for `n <= 64`.
+#[inline(always)]
+pub(crate) unsafe fn eq_upto64_asm(a: *const u8, b: *const u8, n: usize) -> bool {
+    if n.wrapping_sub(1) < 32 {
+        // SAFETY: the caller's contract; 1 <= n <= 32.
+        return unsafe { eq_1_32_asm(a, b, n) };
+    }
+    if n.wrapping_sub(33) < 32 {
+        // SAFETY: the caller's contract; 32 < n <= 64.
+        return unsafe { eq_33_64_asm(a, b, n) };
+    }
+    debug_assert!(n == 0);
+    true
+}
+
+/// The "differs" mask of the first `n` bytes at `a` and `b`, `n <= 64` (bit
+/// `i` set if byte `i` differs), with no branch on `n`: the two masked
+/// 32-byte compares of `upto64_asm!`, their 32-bit halves joined with
+/// `kunpckdq`, for `cmp`.
+///
+/// # Safety
+/// `a` and `b` must each point to `n` readable bytes, `n <= 64`; the CPU
+/// must have AVX-512F, AVX-512BW, AVX-512VL and BMI2 (any caller).
 #[inline(always)]
 pub(crate) unsafe fn ne_upto64_asm(a: *const u8, b: *const u8, n: usize) -> u64 {
     debug_assert!(n <= 64);
     let ne: u64;
-    // SAFETY: as in `eq_upto64_asm`: the features by contract; every load
-    // is masked to bytes 0..n, which are readable; the clobbered vector and
-    // mask registers are declared.
+    // SAFETY: the features by contract; every load is masked to bytes 0..n,
+    // which are readable (masked-off bytes are not accessed and cannot
+    // fault); the clobbered vector and mask registers are declared.
     unsafe { upto64_asm!(a, b, n, m = ne, ["kunpckdq k1, k4, k1", "kmovq {m}, k1"]) };
     ne
 }

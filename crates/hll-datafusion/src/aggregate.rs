@@ -127,28 +127,26 @@ fn name(kind: Kind) -> &'static str {
     }
 }
 
-/// Calls `each(row, hll)` for every selected row of a column of
-/// HyperLogLog strings, stopping at the first that is not one.
+/// Calls `each(row, bytes)` for every selected row of a column of
+/// HyperLogLog strings, stopping at the first error it returns (a string
+/// that is not a HyperLogLog).
 fn for_each_hll(
     kind: Kind,
     array: &dyn Array,
     filter: Option<&BooleanArray>,
-    mut each: impl FnMut(usize, &Hll),
+    mut each: impl FnMut(usize, &[u8]) -> std::result::Result<(), hll::Error>,
 ) -> Result<()> {
     struct Parse<'a, F> {
         kind: Kind,
         each: &'a mut F,
         error: Option<DataFusionError>,
     }
-    impl<F: FnMut(usize, &Hll)> Sink for Parse<'_, F> {
+    impl<F: FnMut(usize, &[u8]) -> std::result::Result<(), hll::Error>> Sink for Parse<'_, F> {
         fn take<T: AsRef<[u8]>>(&mut self, rows: impl Iterator<Item = (usize, T)>) {
             for (i, v) in rows {
-                match Hll::from_bytes(v.as_ref()) {
-                    Ok(h) => (self.each)(i, &h),
-                    Err(e) => {
-                        self.error = Some(invalid(name(self.kind), e));
-                        return;
-                    }
+                if let Err(e) = (self.each)(i, v.as_ref()) {
+                    self.error = Some(invalid(name(self.kind), e));
+                    return;
                 }
             }
         }
@@ -206,8 +204,8 @@ impl Accumulator for One {
 
     fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
         let group = &mut self.group;
-        for_each_hll(self.kind, states[0].as_ref(), None, |_, h| {
-            group.merge(h);
+        for_each_hll(self.kind, states[0].as_ref(), None, |_, bytes| {
+            group.merge_bytes(bytes).map(|_| ())
         })
     }
 
@@ -216,7 +214,9 @@ impl Accumulator for One {
     }
 
     fn evaluate(&mut self) -> Result<ScalarValue> {
-        Ok(ScalarValue::Binary(Some(self.group.to_hll().into_bytes())))
+        let mut h = Hll::new();
+        self.group.write(&mut h);
+        Ok(ScalarValue::Binary(Some(h.into_bytes())))
     }
 
     fn size(&self) -> usize {
@@ -231,20 +231,29 @@ struct Groups {
     groups: Vec<Group>,
     /// Heap bytes held by `groups`, kept up to date (size() is O(1)).
     heap: usize,
+    /// Scratch space of [`AddToGroups`].
+    hashed: Vec<(usize, u64)>,
 }
 
-/// Adds each selected row's element to its group.
+/// Adds each selected row's element to its group, in two passes: hash
+/// every row, then update the groups (a loop of loads and byte stores with
+/// no hash in it keeps more register misses in flight).
 struct AddToGroups<'a> {
     groups: &'a mut [Group],
     index: &'a [usize],
+    /// Each selected row's group and hash, reused from batch to batch.
+    hashed: &'a mut Vec<(usize, u64)>,
     delta: isize,
 }
 
 impl Sink for AddToGroups<'_> {
     fn take<T: AsRef<[u8]>>(&mut self, rows: impl Iterator<Item = (usize, T)>) {
+        self.hashed.clear();
+        self.hashed
+            .extend(rows.map(|(row, v)| (self.index[row], hll::hash(v.as_ref()))));
         let mut delta = 0;
-        for (row, v) in rows {
-            delta += self.groups[self.index[row]].add_hash(hll::hash(v.as_ref()));
+        for &(g, h) in self.hashed.iter() {
+            delta += self.groups[g].add_hash(h);
         }
         self.delta += delta;
     }
@@ -256,6 +265,7 @@ impl Groups {
             kind,
             groups: Vec::new(),
             heap: 0,
+            hashed: Vec::new(),
         }
     }
 
@@ -268,9 +278,11 @@ impl Groups {
         let mut taken = emit_to.take_needed(&mut self.groups);
         let freed: usize = taken.iter().map(Group::heap_bytes).sum();
         self.heap = self.heap.saturating_sub(freed);
-        let mut out = BinaryBuilder::with_capacity(taken.len(), taken.len() * 48);
+        let mut out = BinaryBuilder::with_capacity(taken.len(), taken.len() * 24);
+        let mut h = Hll::new();
         for g in &mut taken {
-            out.append_value(g.to_hll().as_bytes());
+            g.write(&mut h);
+            out.append_value(h.as_bytes());
         }
         Arc::new(out.finish())
     }
@@ -283,8 +295,9 @@ impl Groups {
     ) -> Result<()> {
         let groups = &mut self.groups;
         let mut delta = 0;
-        let done = for_each_hll(self.kind, array, filter, |row, h| {
-            delta += groups[group_indices[row]].merge(h);
+        let done = for_each_hll(self.kind, array, filter, |row, bytes| {
+            delta += groups[group_indices[row]].merge_bytes(bytes)?;
+            Ok(())
         });
         self.apply(delta);
         done
@@ -306,6 +319,7 @@ impl GroupsAccumulator for Groups {
                 let mut sink = AddToGroups {
                     groups: &mut self.groups,
                     index: group_indices,
+                    hashed: &mut self.hashed,
                     delta: 0,
                 };
                 let fed = values::feed(array, values::mask(array, opt_filter).as_ref(), &mut sink);
@@ -340,29 +354,49 @@ impl GroupsAccumulator for Groups {
         values: &[ArrayRef],
         opt_filter: Option<&BooleanArray>,
     ) -> Result<Vec<ArrayRef>> {
-        // Each row as its own group.
+        // Each row as its own group: its string written straight from the
+        // row (one register for an element, the canonical string of the
+        // input for a HyperLogLog), through one reused buffer.
         let array = values[0].as_ref();
-        let mut rows: Vec<Group> = (0..array.len()).map(|_| Group::default()).collect();
+        let mut out = BinaryBuilder::with_capacity(array.len(), array.len() * 20);
+        let mut h = Hll::new();
+        let empty = Hll::new();
+        let mut next = 0;
+        let mut pad = |out: &mut BinaryBuilder, upto: usize| {
+            while next < upto {
+                out.append_value(empty.as_bytes());
+                next += 1;
+            }
+            next += 1;
+        };
         match self.kind {
             Kind::Add => {
-                let index: Vec<usize> = (0..array.len()).collect();
-                let mut sink = AddToGroups {
-                    groups: &mut rows,
-                    index: &index,
-                    delta: 0,
+                struct One<'a, F>(&'a mut F);
+                impl<F: FnMut(usize, &[u8])> Sink for One<'_, F> {
+                    fn take<T: AsRef<[u8]>>(&mut self, rows: impl Iterator<Item = (usize, T)>) {
+                        for (row, v) in rows {
+                            (self.0)(row, v.as_ref());
+                        }
+                    }
+                }
+                let mut each = |row: usize, v: &[u8]| {
+                    pad(&mut out, row);
+                    let written = h.set_registers([hll::register_of(hll::hash(v))]);
+                    debug_assert!(written.is_ok());
+                    out.append_value(h.as_bytes());
                 };
-                values::feed(array, values::mask(array, opt_filter).as_ref(), &mut sink)?;
+                values::feed(array, values::mask(array, opt_filter).as_ref(), &mut One(&mut each))?;
             }
             Kind::Merge => {
-                for_each_hll(self.kind, array, opt_filter, |row, h| {
-                    rows[row].merge(h);
+                for_each_hll(self.kind, array, opt_filter, |row, bytes| {
+                    pad(&mut out, row);
+                    h.set_registers(hll::NonzeroRegisters::from_bytes(bytes)?)?;
+                    out.append_value(h.as_bytes());
+                    Ok(())
                 })?;
             }
         }
-        let mut out = BinaryBuilder::with_capacity(rows.len(), rows.len() * 24);
-        for g in &mut rows {
-            out.append_value(g.to_hll().as_bytes());
-        }
+        pad(&mut out, array.len());
         Ok(vec![Arc::new(out.finish())])
     }
 

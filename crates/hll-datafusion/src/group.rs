@@ -157,6 +157,17 @@ impl Group {
         DENSE_HEAP as isize
     }
 
+    /// PFMERGE of the server string `bytes` into the group (validated as
+    /// `Hll::from_bytes` does; a sparse one is read in place); the change
+    /// in heap bytes.
+    pub(crate) fn merge_bytes(&mut self, bytes: &[u8]) -> Result<isize, hll::Error> {
+        let registers = hll::NonzeroRegisters::from_bytes(bytes)?;
+        if bytes[4] == 0 {
+            return Ok(self.merge(&Hll::from_bytes(bytes)?));
+        }
+        Ok(registers.map(|(i, v)| self.raise(i, v)).sum())
+    }
+
     /// PFMERGE of `h` into the group; the change in heap bytes.
     pub(crate) fn merge(&mut self, h: &Hll) -> isize {
         match self {
@@ -176,11 +187,14 @@ impl Group {
         }
     }
 
-    /// The canonical string of the group's registers (lists are compacted
-    /// in place first).
-    pub(crate) fn to_hll(&mut self) -> Hll {
-        match self {
-            Group::Dense(r) => r.to_merged_hll(),
+    /// The canonical string of the group's registers, written into `out`
+    /// (its allocation reused; lists are compacted in place first).
+    pub(crate) fn write(&mut self, out: &mut Hll) {
+        let written = match self {
+            Group::Dense(r) => {
+                *out = r.to_merged_hll();
+                Ok(())
+            }
             Group::Few { len, pairs } => {
                 let few = &mut pairs[..usize::from(*len)];
                 few.sort_unstable();
@@ -189,20 +203,23 @@ impl Group {
                 let last = (0..few.len())
                     .filter(|&k| k + 1 == few.len() || few[k + 1] >> 8 != few[k] >> 8)
                     .map(|k| unpair(few[k]));
-                match Hll::from_registers(last) {
-                    Ok(h) => h,
-                    Err(_) => unreachable!("registers in range"),
-                }
+                out.set_registers(last)
             }
             Group::Pairs(v) => {
                 compact(v);
-                match Hll::from_registers(v.iter().map(|&p| unpair(p))) {
-                    Ok(h) => h,
-                    // Entries come from register_of and validated strings.
-                    Err(_) => unreachable!("registers in range"),
-                }
+                out.set_registers(v.iter().map(|&p| unpair(p)))
             }
-        }
+        };
+        // Entries come from register_of and validated strings.
+        debug_assert!(written.is_ok());
+    }
+
+    /// The canonical string of the group's registers.
+    #[cfg(test)]
+    pub(crate) fn to_hll(&mut self) -> Hll {
+        let mut h = Hll::new();
+        self.write(&mut h);
+        h
     }
 
     /// The list entries of a group not yet dense.
@@ -258,7 +275,7 @@ mod tests {
                 heap += g.add_hash(hll::hash(&e));
                 let mut one = Hll::new();
                 one.add(&e);
-                heap_m += m.merge(&one);
+                heap_m += m.merge_bytes(one.as_bytes()).unwrap();
                 assert_eq!(heap as usize, g.heap_bytes());
                 assert_eq!(heap_m as usize, m.heap_bytes());
             }
@@ -268,7 +285,8 @@ mod tests {
             // A dense string merged into a list, and a list into a dense group.
             let mut d = Group::default();
             d.add_hash(hll::hash(b"extra"));
-            d.merge(&Registers::from_hll(&want).to_hll());
+            d.merge_bytes(Registers::from_hll(&want).to_hll().as_bytes())
+                .unwrap();
             let mut both = want.clone();
             both.add(b"extra");
             assert_eq!(d.to_hll(), both.to_canonical());

@@ -83,7 +83,12 @@ pub(crate) struct SparseBuilder {
 
 impl SparseBuilder {
     pub(crate) fn new(limit: usize) -> SparseBuilder {
-        let mut out = Vec::with_capacity(64);
+        Self::reusing(Vec::with_capacity(64), limit)
+    }
+
+    /// A builder writing into `out` (cleared first; its allocation kept).
+    pub(crate) fn reusing(mut out: Vec<u8>, limit: usize) -> SparseBuilder {
+        out.clear();
         out.extend_from_slice(&crate::EMPTY[..HDR]);
         SparseBuilder {
             out,
@@ -212,6 +217,36 @@ impl Iterator for NonzeroRegisters<'_> {
     }
 }
 
+impl<'a> NonzeroRegisters<'a> {
+    /// The nonzero registers of a server string, validated as
+    /// [`Hll::from_bytes`] validates it, without copying it.
+    ///
+    /// ```
+    /// let mut h = hll::Hll::new();
+    /// h.add(b"a");
+    /// let it = hll::NonzeroRegisters::from_bytes(h.as_bytes()).unwrap();
+    /// assert!(it.eq(h.nonzero_registers()));
+    /// assert!(hll::NonzeroRegisters::from_bytes(b"HYLL").is_err());
+    /// ```
+    pub fn from_bytes(bytes: &'a [u8]) -> Result<NonzeroRegisters<'a>, Error> {
+        Hll::check(bytes)?;
+        // A truncated final XZERO reads its missing byte as 0, as validated.
+        Ok(Self::over(bytes))
+    }
+
+    /// Over a string known to be valid.
+    fn over(bytes: &'a [u8]) -> NonzeroRegisters<'a> {
+        let sparse = bytes[4] == crate::ENC_SPARSE;
+        NonzeroRegisters {
+            bytes,
+            pos: if sparse { HDR } else { 0 },
+            register: 0,
+            run: (0, 0),
+            sparse,
+        }
+    }
+}
+
 impl NonzeroRegisters<'_> {
     fn next_sparse(&mut self) -> Option<(usize, u8)> {
         loop {
@@ -303,10 +338,34 @@ impl Hll {
     where
         I: IntoIterator<Item = (usize, u8)>,
     {
+        let mut h = Hll::new().with_sparse_max_bytes(sparse_max_bytes);
+        h.set_registers(registers)?;
+        Ok(h)
+    }
+
+    /// Replaces the value by the canonical string of `registers` (see
+    /// [`Hll::from_registers`]), under this HLL's sparse size limit,
+    /// reusing its allocation: one buffer serves a whole column of
+    /// strings. On an error the value is the empty HLL.
+    ///
+    /// ```
+    /// let mut h = hll::Hll::new();
+    /// for i in 0..3 {
+    ///     h.set_registers([(i, 1)]).unwrap();
+    ///     assert_eq!(h.nonzero_registers().collect::<Vec<_>>(), [(i, 1)]);
+    /// }
+    /// ```
+    pub fn set_registers<I>(&mut self, registers: I) -> Result<(), Error>
+    where
+        I: IntoIterator<Item = (usize, u8)>,
+    {
+        let limit = self.sparse_max_bytes;
+        self.index = None;
         let mut it = registers.into_iter();
-        let mut b = SparseBuilder::new(sparse_max_bytes);
+        let mut b = SparseBuilder::reusing(core::mem::take(&mut self.bytes), limit);
         while let Some((i, v)) = it.next() {
             if i >= REGISTERS || v > 63 {
+                *self = Hll::new().with_sparse_max_bytes(limit);
                 return Err(invalid_register(i, v));
             }
             if v == 0 {
@@ -320,18 +379,17 @@ impl Hll {
                 raw[i] = raw[i].max(v);
                 for (i, v) in it {
                     if i >= REGISTERS || v > 63 {
+                        *self = Hll::new().with_sparse_max_bytes(limit);
                         return Err(invalid_register(i, v));
                     }
                     raw[i] = raw[i].max(v);
                 }
-                return Ok(from_raw(raw, sparse_max_bytes));
+                *self = from_raw(raw, limit);
+                return Ok(());
             }
         }
-        Ok(Hll {
-            bytes: b.finish(),
-            sparse_max_bytes,
-            index: None,
-        })
+        self.bytes = b.finish();
+        Ok(())
     }
 
     /// The canonical string with this HLL's registers (see
@@ -378,14 +436,7 @@ impl Hll {
     /// ```
     #[must_use]
     pub fn nonzero_registers(&self) -> NonzeroRegisters<'_> {
-        let sparse = self.is_sparse();
-        NonzeroRegisters {
-            bytes: &self.bytes,
-            pos: if sparse { HDR } else { 0 },
-            register: 0,
-            run: (0, 0),
-            sparse,
-        }
+        NonzeroRegisters::over(&self.bytes)
     }
 }
 
@@ -393,6 +444,7 @@ impl Hll {
 mod tests {
     use super::*;
     use crate::Registers;
+    use alloc::vec;
 
     /// The pre-existing route: every register set with the servers'
     /// sparse routine (`sparse::set`) in ascending order.
@@ -514,11 +566,38 @@ mod tests {
                 .map(|(i, &v)| (i, v))
                 .collect();
             assert_eq!(h.nonzero_registers().collect::<Vec<_>>(), want, "{n}");
+            let borrowed = NonzeroRegisters::from_bytes(h.as_bytes()).unwrap();
+            assert_eq!(borrowed.collect::<Vec<_>>(), want, "{n}");
             let d = Registers::from_hll(&h).to_hll();
             assert_eq!(d.nonzero_registers().collect::<Vec<_>>(), want, "{n}");
             assert_eq!(h.to_canonical(), oracle(&raw, 3000));
             assert_eq!(d.to_canonical(), oracle(&raw, 3000));
         }
+    }
+
+    /// A reused `Hll` gives the same strings as fresh ones, and the empty
+    /// HLL after an error; a truncated final XZERO is read as validated.
+    #[test]
+    fn set_registers_reuses_and_recovers() {
+        let mut h = Hll::new();
+        for regs in [vec![(5usize, 3u8)], vec![], (0..2000).map(|i| (i * 3, 2)).collect(), vec![(1, 1)]] {
+            h.set_registers(regs.iter().copied()).unwrap();
+            assert_eq!(h, Hll::from_registers(regs).unwrap());
+        }
+        assert!(h.set_registers([(1, 1), (0, 99)]).is_err());
+        assert_eq!(h, Hll::new());
+        assert!(h.set_registers([(1, 1), (2, 1), (0, 99)]).is_err());
+        assert_eq!(h, Hll::new());
+        // 255 zeros, then an XZERO whose missing second byte, read as 0,
+        // makes the 16129 registers left; then a VAL before it.
+        let mut truncated = crate::EMPTY[..HDR].to_vec();
+        truncated.extend_from_slice(&[0x3f, 0x3f, 0x3f, 0x3e, 0x7f]);
+        assert_eq!(NonzeroRegisters::from_bytes(&truncated).unwrap().count(), 0);
+        truncated[HDR + 3] = 0x3d;
+        truncated.insert(HDR + 4, 0x80);
+        let got: Vec<_> = NonzeroRegisters::from_bytes(&truncated).unwrap().collect();
+        assert_eq!(got, [(254, 1)]);
+        assert!(NonzeroRegisters::from_bytes(&crate::EMPTY[..HDR]).is_err());
     }
 
     #[test]

@@ -228,7 +228,9 @@ mod bound {
             Ok(())
         }
         fn evaluate(&mut self, emit_to: EmitTo) -> Result<ArrayRef> {
-            Ok(Arc::new(UInt64Array::from(emit_to.take_needed(&mut self.0))))
+            Ok(Arc::new(UInt64Array::from(
+                emit_to.take_needed(&mut self.0),
+            )))
         }
         fn state(&mut self, emit_to: EmitTo) -> Result<Vec<ArrayRef>> {
             Ok(vec![self.evaluate(emit_to)?])

@@ -258,7 +258,9 @@ mod tests {
     #[test]
     fn same_registers_as_pfadd_at_every_size() {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for n in [0usize, 1, 2, 5, 6, 7, 15, 16, 17, 63, 64, 65, 100, 511, 512, 513, 600, 3000, 20_000] {
+        for n in [
+            0usize, 1, 2, 5, 6, 7, 15, 16, 17, 63, 64, 65, 100, 511, 512, 513, 600, 3000, 20_000,
+        ] {
             let mut g = Group::default();
             let mut m = Group::default();
             let mut heap = 0isize;

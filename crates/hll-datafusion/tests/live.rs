@@ -109,7 +109,12 @@ fn canonical_strings_are_pfmerge(con: &mut Connection, key: &dyn Fn(&str) -> Str
         }
         let keys: Vec<String> = sources.iter().map(|s| s.0.clone()).collect();
         let got = pfmerge(con, &key("canonical"), &keys);
-        assert_eq!(got, want.as_bytes(), "{var}: case {case}, {} registers", regs.len());
+        assert_eq!(
+            got,
+            want.as_bytes(),
+            "{var}: case {case}, {} registers",
+            regs.len()
+        );
         checked += 1;
         if want.is_sparse() {
             sparse += 1;
@@ -117,7 +122,10 @@ fn canonical_strings_are_pfmerge(con: &mut Connection, key: &dyn Fn(&str) -> Str
             dense += 1;
         }
     }
-    assert!(checked >= 150 && sparse >= 50 && dense >= 5, "{checked} {sparse} {dense}");
+    assert!(
+        checked >= 150 && sparse >= 50 && dense >= 5,
+        "{checked} {sparse} {dense}"
+    );
     let _: i64 = redis::cmd("DEL")
         .arg(key("src0"))
         .arg(key("src1"))
@@ -149,13 +157,12 @@ async fn against(var: &str) {
         let mut group_keys = Vec::new();
         for g in 0..groups as i64 {
             let k = key(&format!("pfadd{g}"));
-            let vs: Vec<&[u8]> = ev
-                .g
-                .iter()
-                .zip(&ev.s)
-                .filter(|(gg, v)| **gg == g && v.is_some())
-                .map(|(_, v)| v.as_deref().unwrap().as_bytes())
-                .collect();
+            let vs: Vec<&[u8]> =
+                ev.g.iter()
+                    .zip(&ev.s)
+                    .filter(|(gg, v)| **gg == g && v.is_some())
+                    .map(|(_, v)| v.as_deref().unwrap().as_bytes())
+                    .collect();
             pfadd(&mut con, &k, &vs);
             group_keys.push(k);
         }
@@ -187,7 +194,10 @@ async fn against(var: &str) {
                 if src.is_sparse() {
                     assert_eq!(bytes.as_deref(), Some(&one[..]), "{var}: group {g}");
                 } else {
-                    assert_eq!(Hll::from_bytes(&bytes.unwrap()).unwrap(), src.to_canonical());
+                    assert_eq!(
+                        Hll::from_bytes(&bytes.unwrap()).unwrap(),
+                        src.to_canonical()
+                    );
                 }
             }
         }
@@ -270,7 +280,9 @@ async fn against(var: &str) {
             .arg(key("merged-ours"));
         let _: i64 = del.query(&mut con).unwrap();
     }
-    println!("{var}: redis_hll and Hll::from_registers bytes equal PFMERGE's; PFCOUNT/PFMERGE agree");
+    println!(
+        "{var}: redis_hll and Hll::from_registers bytes equal PFMERGE's; PFCOUNT/PFMERGE agree"
+    );
 }
 
 #[tokio::test]

@@ -117,7 +117,12 @@ async fn check_group_by_seed(
 #[tokio::test]
 async fn same_bytes_for_any_row_order_and_partitioning() {
     let ev = Events::new(21, 30_000, 50, 3_000, 8);
-    let mut orders = vec![ev.g.iter().copied().zip(ev.s.iter().cloned()).collect::<Vec<_>>()];
+    let mut orders = vec![ev
+        .g
+        .iter()
+        .copied()
+        .zip(ev.s.iter().cloned())
+        .collect::<Vec<_>>()];
     let mut rev = orders[0].clone();
     rev.reverse();
     orders.push(rev);

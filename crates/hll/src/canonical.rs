@@ -580,7 +580,12 @@ mod tests {
     #[test]
     fn set_registers_reuses_and_recovers() {
         let mut h = Hll::new();
-        for regs in [vec![(5usize, 3u8)], vec![], (0..2000).map(|i| (i * 3, 2)).collect(), vec![(1, 1)]] {
+        for regs in [
+            vec![(5usize, 3u8)],
+            vec![],
+            (0..2000).map(|i| (i * 3, 2)).collect(),
+            vec![(1, 1)],
+        ] {
             h.set_registers(regs.iter().copied()).unwrap();
             assert_eq!(h, Hll::from_registers(regs).unwrap());
         }

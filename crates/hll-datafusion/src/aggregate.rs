@@ -263,10 +263,16 @@ impl Sink for AddToGroups<'_> {
         self.hashed.clear();
         self.hashed
             .extend(rows.map(|(row, v)| (self.index[row], hll::hash(v.as_ref()))));
+        let hashed = &*self.hashed;
         let mut delta = 0;
-        for (k, &(g, h)) in self.hashed.iter().enumerate() {
-            if let Some(&(ahead, _)) = self.hashed.get(k + PREFETCH_ROWS) {
+        // Two stages ahead: a group's slot, then (once the slot is in
+        // cache) the register byte or list end an add writes.
+        for (k, &(g, h)) in hashed.iter().enumerate() {
+            if let Some(&(ahead, _)) = hashed.get(k + 2 * PREFETCH_ROWS) {
                 prefetch_group(self.groups, ahead);
+            }
+            if let Some(&(ahead, hash)) = hashed.get(k + PREFETCH_ROWS) {
+                self.groups[ahead].prefetch_add(hash);
             }
             delta += self.groups[g].add_hash(h);
         }

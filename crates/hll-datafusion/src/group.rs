@@ -84,6 +84,18 @@ impl Group {
         self.push(pair(i, value))
     }
 
+    /// Hints that [`add_hash`](Group::add_hash) of `hash` will write soon:
+    /// the dense register, or the end of the list.
+    #[inline(always)]
+    pub(crate) fn prefetch_add(&self, hash: u64) {
+        let at: *const u8 = match self {
+            Group::Dense(r) => &r.as_array()[hll::register_of(hash).0],
+            Group::Pairs(v) => v.as_ptr().wrapping_add(v.len()).cast(),
+            Group::Few { .. } => return,
+        };
+        simd_core::prefetch_read(at);
+    }
+
     /// Appends a list entry; the change in heap bytes.
     #[inline(always)]
     fn push(&mut self, p: u32) -> isize {

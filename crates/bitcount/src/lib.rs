@@ -103,6 +103,9 @@ mod dispatch;
 mod kernel;
 mod kernels;
 mod range;
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub mod redis;
 
 #[cfg(feature = "alloc")]
 pub use bitop::bitop;

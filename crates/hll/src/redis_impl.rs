@@ -4,7 +4,7 @@
 
 use crate::Hll;
 use alloc::format;
-use redis::{FromRedisValue, ParsingError, RedisWrite, ToRedisArgs, Value};
+use redis::{FromRedisValue, ParsingError, RedisWrite, ToRedisArgs, ToSingleRedisArg, Value};
 
 /// The bytes of a `GET` (or any bulk string reply) as an [`Hll`].
 ///
@@ -78,6 +78,11 @@ impl ToRedisArgs for Hll {
         out.write_arg(self.as_bytes());
     }
 }
+
+/// One argument, so typed commands (`con.set(key, &h)`) take an [`Hll`] as
+/// the value.
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+impl ToSingleRedisArg for Hll {}
 
 #[cfg(test)]
 mod tests {

@@ -7,7 +7,9 @@
 //! batch, routed by its first key; nodes are read in turn. Keys that all
 //! share one slot skip the topology question. A reply that redirects
 //! (`MOVED`, `ASK`: the slot moved since `CLUSTER SLOTS`) is read again as a
-//! single `GET`, which the cluster connection follows.
+//! single `GET`, which the cluster connection follows; so is every key of a
+//! batch that a cluster connection fails as a whole on one error reply
+//! (`WRONGTYPE`), to learn whose it was.
 //!
 //! Async: every `GET` is a request of its own on a clone of the connection,
 //! up to a window of them in flight; a multiplexed connection pipelines
@@ -195,6 +197,15 @@ fn groups_by_node<C: ConnectionLike + ?Sized>(
     Some(groups)
 }
 
+/// One key's `GET`, routed (and redirected) by the connection.
+fn get_one<C: ConnectionLike + ?Sized>(con: &mut C, key: &[u8]) -> RedisResult<Reply> {
+    match con.req_command(&get(key)) {
+        Ok(v) => Ok(reply(v)),
+        Err(e) if is_reply_error(&e) => Ok(Err(e)),
+        Err(e) => Err(e),
+    }
+}
+
 /// `GET`s every key (see the module docs for how) and passes each reply,
 /// with the key's index, to `fold`, in arrival order. An error that is not
 /// a reply to one key (I/O, protocol) ends the call.
@@ -228,18 +239,22 @@ pub(crate) fn get_each<C: ConnectionLike + ?Sized>(
                 get(&keys[i]).write_packed_command(&mut packed);
             }
             let replies: Vec<Reply> = if now.len() == 1 && !con.supports_pipelining() {
-                // Routed (and redirected) by the connection.
-                match con.req_command(&get(&keys[now[0]])) {
-                    Ok(v) => vec![reply(v)],
-                    Err(e) if is_reply_error(&e) => vec![Err(e)],
-                    Err(e) => return Err(e),
-                }
+                vec![get_one(con, &keys[now[0]])?]
             } else {
                 // The pipeline's raw bytes: `redis::Pipeline::query` refuses
                 // a cluster connection, whose `req_packed_commands` sends
                 // them to the node of the first key.
-                let values = con.req_packed_commands(&packed, 0, now.len())?;
-                values.into_iter().map(reply).collect()
+                match con.req_packed_commands(&packed, 0, now.len()) {
+                    Ok(values) => values.into_iter().map(reply).collect(),
+                    // A cluster connection fails a whole pipeline on one
+                    // error reply: the batch is read again key by key to
+                    // learn whose it was.
+                    Err(e) if is_reply_error(&e) => now
+                        .iter()
+                        .map(|&i| get_one(con, &keys[i]))
+                        .collect::<RedisResult<_>>()?,
+                    Err(e) => return Err(e),
+                }
             };
             if replies.len() != now.len() {
                 return Err(RedisError::from((
@@ -249,11 +264,7 @@ pub(crate) fn get_each<C: ConnectionLike + ?Sized>(
             }
             for (&i, r) in now.iter().zip(replies) {
                 let r = match r {
-                    Err(e) if e.is_cluster_error() => match con.req_command(&get(&keys[i])) {
-                        Ok(v) => reply(v),
-                        Err(e) if is_reply_error(&e) => Err(e),
-                        Err(e) => return Err(e),
-                    },
+                    Err(e) if e.is_cluster_error() => get_one(con, &keys[i])?,
                     r => r,
                 };
                 if let Ok(Some(v)) = &r {

@@ -237,6 +237,59 @@ fn run_criterion(o: &Options, selected: &[(&str, &str)], report_dir: &Path) -> R
         }
         eprintln!("   done in {:.0} s", t.elapsed().as_secs_f64());
     }
+    let wanted = |c: &str| selected.iter().any(|s| s.0 == c);
+    if o.servers && (wanted("hll") || wanted("bitcount")) {
+        run_cluster_benches(o, report_dir)?;
+    }
+    Ok(())
+}
+
+/// The cross-slot rows (`benches/benches/cluster.rs`): against a Valkey
+/// cluster of three masters started for them, built with the benches'
+/// `cluster` feature.
+fn run_cluster_benches(o: &Options, report_dir: &Path) -> Result<(), String> {
+    let root = root();
+    let log = report_dir.join("criterion-cluster.log");
+    let _ = std::fs::remove_file(&log);
+    let cluster = match crate::servers::valkey_binary(&root, &log)
+        .and_then(|b| crate::servers::start_cluster(&b, &log))
+    {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("== cluster rows not measured: {e}");
+            return Ok(());
+        }
+    };
+    let mut cmd = Command::new(cargo());
+    cmd.args([
+        "bench",
+        "-p",
+        "benches",
+        "--features",
+        "cluster",
+        "--bench",
+        "cluster",
+        "--",
+    ]);
+    if let Some(f) = &o.filter {
+        cmd.arg(f);
+    }
+    if o.quick {
+        cmd.env("KVPRIMS_BENCH_QUICK", "1");
+    }
+    cmd.env(crate::servers::CLUSTER_VAR, cluster.url());
+    eprintln!(
+        "== benchmarking the cluster rows (criterion output: {})",
+        log.display()
+    );
+    let t = std::time::Instant::now();
+    if !util::run_logged(&mut cmd, &log) {
+        return Err(format!(
+            "cargo bench for the cluster rows failed (log: {})",
+            log.display()
+        ));
+    }
+    eprintln!("   done in {:.0} s", t.elapsed().as_secs_f64());
     Ok(())
 }
 

@@ -338,17 +338,32 @@ fn compare(
     eprintln!("report: {}", dir.join("report.md").display());
     let header = readme_header(o, &notes);
     for krate in &wanted {
-        let table = readme_table(&results, krate, &header);
-        let path = dir.join(format!("{krate}.md"));
-        std::fs::write(&path, &table).map_err(|e| e.to_string())?;
-        eprintln!("README table: {}", path.display());
-        if o.readmes {
-            let readme = root.join("crates").join(krate).join("README.md");
-            let text = std::fs::read_to_string(&readme).map_err(|e| e.to_string())?;
-            let pasted = paste_table(&text, krate, &table)
-                .ok_or_else(|| format!("{}: no bench-table markers", readme.display()))?;
-            std::fs::write(&readme, pasted).map_err(|e| e.to_string())?;
-            eprintln!("pasted into {}", readme.display());
+        // The crate's table, and for bitcount and hll the cross-slot rows
+        // against a live cluster in a table of their own.
+        for cluster in [false, true] {
+            let has_cluster = results.iter().any(|m| {
+                readme::is_cluster_group(&m.group) && m.group.starts_with(&format!("{krate}/"))
+            });
+            if cluster && !has_cluster {
+                continue;
+            }
+            let table = readme_table(&results, krate, &header, cluster);
+            let (marker, file) = if cluster {
+                ("bench-table-cluster", format!("{krate}-cluster.md"))
+            } else {
+                ("bench-table", format!("{krate}.md"))
+            };
+            let path = dir.join(&file);
+            std::fs::write(&path, &table).map_err(|e| e.to_string())?;
+            eprintln!("README table: {}", path.display());
+            if o.readmes {
+                let readme = root.join("crates").join(krate).join("README.md");
+                let text = std::fs::read_to_string(&readme).map_err(|e| e.to_string())?;
+                let pasted = paste_table(&text, marker, &file, &table)
+                    .ok_or_else(|| format!("{}: no {marker} markers", readme.display()))?;
+                std::fs::write(&readme, pasted).map_err(|e| e.to_string())?;
+                eprintln!("pasted into {}", readme.display());
+            }
         }
     }
     Ok(())

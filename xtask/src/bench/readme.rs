@@ -311,7 +311,7 @@ mod tests {
         ];
         let c = readme_table(&r, "bitcount", "H", true);
         assert!(
-            c.contains("| cluster-bitop_count-and-8 | 1 MiB | 9.00 ms"),
+            c.contains("| cluster-bitop_count-and-8 | 1.00 MiB | 9.00 ms"),
             "{c}"
         );
         assert!(!c.contains("| count |"));

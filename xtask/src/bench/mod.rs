@@ -12,7 +12,7 @@ mod server;
 
 use crate::util::{self, cargo, root};
 use criterion::{collect, criterion_dir, load_baseline, save_baseline, saved_baselines};
-use readme::{paste_table, readme_header, readme_table};
+use readme::{cluster_header, paste_table, readme_header, readme_table};
 use report::render;
 use server::server_rows;
 use std::collections::BTreeMap;
@@ -347,6 +347,11 @@ fn compare(
             if cluster && !has_cluster {
                 continue;
             }
+            let header = if cluster {
+                cluster_header(o)
+            } else {
+                header.clone()
+            };
             let table = readme_table(&results, krate, &header, cluster);
             let (marker, file) = if cluster {
                 ("bench-table-cluster", format!("{krate}-cluster.md"))

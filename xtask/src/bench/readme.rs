@@ -106,6 +106,19 @@ pub(super) fn is_cluster_group(group: &str) -> bool {
     group.contains("/cluster-")
 }
 
+/// The line above a crate's cluster table (short: the READMEs are near
+/// their size limit): machine, date, commit, the cluster.
+pub(super) fn cluster_header(o: &Options) -> String {
+    let (cpu, cores, _) = machine();
+    format!(
+        "{cpu}, {cores} cores; {} (UTC), commit {}; `cargo xtask bench --compare{}` against 3 \
+         Valkey 9.1.2 masters on loopback.",
+        utc_date(SystemTime::now()),
+        git_commit(),
+        if o.quick { " --quick" } else { "" },
+    )
+}
+
 /// One crate's README table: per operation and size, ours, the peers and
 /// the bound rows, each with its time / ours (above 1: ours is faster).
 /// `cluster`: the cross-slot rows only, else every other row.

@@ -6,14 +6,14 @@
 //!   the three masters): `ours` = `hll::redis::pfcount` on a
 //!   `ClusterConnection`; `bound:fetch` = the `redis` crate's own cluster
 //!   pipeline of the same `GET`s (`cluster_pipe`), values discarded: the
-//!   fetch alone; `server-one-slot` = the server's `PFCOUNT` of the same
+//!   fetch alone; `one-slot` = the server's `PFCOUNT` of the same
 //!   values under one hash tag; `per-key-get` = one `GET` per key, each
 //!   merged (`Registers::merge`), then counted.
 //! - `hll/cluster-pfcount-async`: the same with `hll::redis::aio::pfcount`
 //!   on the async cluster connection; `bound:fetch` = every `GET` sent at
 //!   once (the async cluster connection has no cross-slot pipeline).
 //! - `bitcount/cluster-bitop_count-and-8` (8 bitmaps of 1 MiB, spread):
-//!   `ours` = `bitcount::redis::bitop_count(AND)`; `server-one-slot` =
+//!   `ours` = `bitcount::redis::bitop_count(AND)`; `one-slot` =
 //!   `BITOP AND` into a key of the same slot, then `BITCOUNT` of it (two
 //!   commands: the cluster pipeline refuses `BITOP`); `per-key-get` = one `GET` per key folded with
 //!   `bitcount::bitop`; and the `-async` group as above.
@@ -89,7 +89,7 @@ fn pfcount(c: &mut Criterion, s: &mut Setup) {
         b.iter(|| hll::redis::pfcount(con, black_box(&spread)).unwrap())
     });
     g.bench_function(id("bound:fetch"), |b| b.iter(|| fetch(con, &spread)));
-    g.bench_function(id("server-one-slot"), |b| {
+    g.bench_function(id("one-slot"), |b| {
         b.iter(|| {
             redis::cmd("PFCOUNT")
                 .arg(&tagged)
@@ -121,7 +121,7 @@ fn pfcount(c: &mut Criterion, s: &mut Setup) {
     g.bench_function(id("bound:fetch"), |b| {
         b.iter(|| rt.block_on(fetch_async(acon, &spread)))
     });
-    g.bench_function(id("server-one-slot"), |b| {
+    g.bench_function(id("one-slot"), |b| {
         b.iter(|| {
             rt.block_on(redis::cmd("PFCOUNT").arg(&tagged).query_async::<u64>(acon))
                 .unwrap()
@@ -189,7 +189,7 @@ fn bitop_count(c: &mut Criterion, s: &mut Setup) {
         b.iter(|| bitcount::redis::bitop_count(con, BitOp::And, black_box(&spread)).unwrap())
     });
     g.bench_function(id("bound:fetch"), |b| b.iter(|| fetch(con, &spread)));
-    g.bench_function(id("server-one-slot"), |b| b.iter(|| server(con)));
+    g.bench_function(id("one-slot"), |b| b.iter(|| server(con)));
     g.bench_function(id("per-key-get"), |b| {
         b.iter(|| {
             let mut vals = spread.iter().map(|k| con.get::<_, Vec<u8>>(k).unwrap());
@@ -214,7 +214,7 @@ fn bitop_count(c: &mut Criterion, s: &mut Setup) {
     g.bench_function(id("bound:fetch"), |b| {
         b.iter(|| rt.block_on(fetch_async(acon, &spread)))
     });
-    g.bench_function(id("server-one-slot"), |b| {
+    g.bench_function(id("one-slot"), |b| {
         b.iter(|| {
             rt.block_on(async {
                 let _: u64 = redis::cmd("BITOP")

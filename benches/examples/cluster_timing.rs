@@ -80,7 +80,7 @@ fn main() {
         .expect("a tokio runtime");
     let acon = RefCell::new(rt.block_on(client.get_async_connection()).expect("async"));
     let con = RefCell::new(client.get_connection().expect("cluster connection"));
-    let names = ["ours", "bound:fetch", "server-one-slot", "per-key-get"];
+    let names = ["ours", "bound:fetch", "one-slot", "per-key-get"];
 
     // pfcount of 100 dense HLLs.
     let values: Vec<Vec<u8>> = (0..100)

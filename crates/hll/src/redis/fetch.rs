@@ -365,14 +365,14 @@ mod tests {
     /// Slots as the cluster specification's examples give them.
     #[test]
     fn slots() {
-        assert_eq!(slot(b"123456789"), 0x31c3 % 16384);
+        // CRC16/XMODEM's check value is 0x31c3 (below 16384).
+        assert_eq!(slot(b"123456789"), 0x31c3);
         assert_eq!(slot(b"{user1000}.following"), slot(b"user1000"));
-        assert_eq!(slot(b"foo{}{bar}"), slot(b"foo{}{bar}"));
         assert_ne!(slot(b"foo{}{bar}"), slot(b"bar"));
         assert_eq!(slot(b"foo{{bar}}zap"), slot(b"{bar"));
         assert_eq!(slot(b"foo{bar}{zap}"), slot(b"bar"));
         assert_eq!(slot(b""), 0);
-        assert_eq!(slot(b"{"), slot(b"{"));
+        assert!(slot(b"{") < 16384);
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! the server as the sync functions.
 //!
 //! ```no_run
+//! # #[cfg(feature = "__cluster")] // `cluster-async`
 //! # async fn run() -> redis::RedisResult<()> {
 //! use bitcount::BitOp;
 //! let client = redis::cluster::ClusterClient::new(vec!["redis://127.0.0.1:7000/"])?;

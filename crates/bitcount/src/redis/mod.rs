@@ -11,6 +11,7 @@
 //! `MultiplexedConnection`).
 //!
 //! ```no_run
+//! # #[cfg(feature = "__cluster")] // the `redis` crate's `cluster` feature
 //! # fn main() -> redis::RedisResult<()> {
 //! use bitcount::BitOp;
 //! let client = redis::cluster::ClusterClient::new(vec!["redis://127.0.0.1:7000/"])?;
@@ -20,6 +21,8 @@
 //! # let _ = (both, len);
 //! # Ok(())
 //! # }
+//! # #[cfg(not(feature = "__cluster"))]
+//! # fn main() {}
 //! ```
 //!
 //! # How the keys are read

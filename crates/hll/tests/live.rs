@@ -427,7 +427,7 @@ fn set_then_pfcount(var: &str) {
     assert!(missing.is_none());
     let _: () = con.set(&key, "this is not a HyperLogLog").unwrap();
     let e = con.get::<_, Hll>(&key).unwrap_err();
-    assert_eq!(e.kind(), redis::ErrorKind::ParseError, "{e}");
+    assert_eq!(e.kind(), redis::ErrorKind::Parse, "{e}");
     assert!(e.to_string().contains("magic"), "{e}");
     let _: i64 = con.del(&key).unwrap();
     println!("{var}: SET + PFCOUNT of 7 HLLs match the local counts");

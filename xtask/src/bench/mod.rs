@@ -12,7 +12,7 @@ mod server;
 
 use crate::util::{self, cargo, root};
 use criterion::{collect, criterion_dir, load_baseline, save_baseline, saved_baselines};
-use readme::{paste_table, readme_header, readme_table};
+use readme::{cluster_header, paste_table, readme_header, readme_table};
 use report::render;
 use server::server_rows;
 use std::collections::BTreeMap;
@@ -237,6 +237,59 @@ fn run_criterion(o: &Options, selected: &[(&str, &str)], report_dir: &Path) -> R
         }
         eprintln!("   done in {:.0} s", t.elapsed().as_secs_f64());
     }
+    let wanted = |c: &str| selected.iter().any(|s| s.0 == c);
+    if o.servers && (wanted("hll") || wanted("bitcount")) {
+        run_cluster_benches(o, report_dir)?;
+    }
+    Ok(())
+}
+
+/// The cross-slot rows (`benches/benches/cluster.rs`): against a Valkey
+/// cluster of three masters started for them, built with the benches'
+/// `cluster` feature.
+fn run_cluster_benches(o: &Options, report_dir: &Path) -> Result<(), String> {
+    let root = root();
+    let log = report_dir.join("criterion-cluster.log");
+    let _ = std::fs::remove_file(&log);
+    let cluster = match crate::servers::valkey_binary(&root, &log)
+        .and_then(|b| crate::servers::start_cluster(&b, &log))
+    {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("== cluster rows not measured: {e}");
+            return Ok(());
+        }
+    };
+    let mut cmd = Command::new(cargo());
+    cmd.args([
+        "bench",
+        "-p",
+        "benches",
+        "--features",
+        "cluster",
+        "--bench",
+        "cluster",
+        "--",
+    ]);
+    if let Some(f) = &o.filter {
+        cmd.arg(f);
+    }
+    if o.quick {
+        cmd.env("KVPRIMS_BENCH_QUICK", "1");
+    }
+    cmd.env(crate::servers::CLUSTER_VAR, cluster.url());
+    eprintln!(
+        "== benchmarking the cluster rows (criterion output: {})",
+        log.display()
+    );
+    let t = std::time::Instant::now();
+    if !util::run_logged(&mut cmd, &log) {
+        return Err(format!(
+            "cargo bench for the cluster rows failed (log: {})",
+            log.display()
+        ));
+    }
+    eprintln!("   done in {:.0} s", t.elapsed().as_secs_f64());
     Ok(())
 }
 
@@ -285,17 +338,37 @@ fn compare(
     eprintln!("report: {}", dir.join("report.md").display());
     let header = readme_header(o, &notes);
     for krate in &wanted {
-        let table = readme_table(&results, krate, &header);
-        let path = dir.join(format!("{krate}.md"));
-        std::fs::write(&path, &table).map_err(|e| e.to_string())?;
-        eprintln!("README table: {}", path.display());
-        if o.readmes {
-            let readme = root.join("crates").join(krate).join("README.md");
-            let text = std::fs::read_to_string(&readme).map_err(|e| e.to_string())?;
-            let pasted = paste_table(&text, krate, &table)
-                .ok_or_else(|| format!("{}: no bench-table markers", readme.display()))?;
-            std::fs::write(&readme, pasted).map_err(|e| e.to_string())?;
-            eprintln!("pasted into {}", readme.display());
+        // The crate's table, and for bitcount and hll the cross-slot rows
+        // against a live cluster in a table of their own.
+        for cluster in [false, true] {
+            let has_cluster = results.iter().any(|m| {
+                readme::is_cluster_group(&m.group) && m.group.starts_with(&format!("{krate}/"))
+            });
+            if cluster && !has_cluster {
+                continue;
+            }
+            let header = if cluster {
+                cluster_header(o)
+            } else {
+                header.clone()
+            };
+            let table = readme_table(&results, krate, &header, cluster);
+            let (marker, file) = if cluster {
+                ("bench-table-cluster", format!("{krate}-cluster.md"))
+            } else {
+                ("bench-table", format!("{krate}.md"))
+            };
+            let path = dir.join(&file);
+            std::fs::write(&path, &table).map_err(|e| e.to_string())?;
+            eprintln!("README table: {}", path.display());
+            if o.readmes {
+                let readme = root.join("crates").join(krate).join("README.md");
+                let text = std::fs::read_to_string(&readme).map_err(|e| e.to_string())?;
+                let pasted = paste_table(&text, marker, &file, &table)
+                    .ok_or_else(|| format!("{}: no {marker} markers", readme.display()))?;
+                std::fs::write(&readme, pasted).map_err(|e| e.to_string())?;
+                eprintln!("pasted into {}", readme.display());
+            }
         }
     }
     Ok(())

@@ -18,6 +18,8 @@ pub(super) const README_ROWS: &[(&str, &[&str])] = &[
     ("bitcount/bitop-and-2", &["65536"]),
     ("bitcount/bitop-and-8", &["65536", "12500000"]),
     ("bitcount/bitop_count-and-8", &["65536"]),
+    ("bitcount/cluster-bitop_count-and-8", &["*"]),
+    ("bitcount/cluster-bitop_count-and-8-async", &["*"]),
     ("hll/unpack_max", &[]),
     ("hll/pack", &[]),
     ("hll/histogram_dense", &[]),
@@ -28,6 +30,8 @@ pub(super) const README_ROWS: &[(&str, &[&str])] = &[
     ("hll/count_union", &["*"]),
     ("hll/merge", &["*"]),
     ("hll/add_all_dense", &["*"]),
+    ("hll/cluster-pfcount", &["*"]),
+    ("hll/cluster-pfcount-async", &["*"]),
     ("siphash/oneshot-1-2", &["16", "64"]),
     ("siphash/oneshot-1-2-nocase", &["16"]),
     ("siphash/oneshot-1-3", &["8", "64", "1024"]),
@@ -96,10 +100,41 @@ pub(super) fn readme_header(o: &Options, notes: &[String]) -> String {
     s
 }
 
+/// Whether a group is one of the cross-slot rows against a live cluster,
+/// which the READMEs show in a table of their own.
+pub(super) fn is_cluster_group(group: &str) -> bool {
+    group.contains("/cluster-")
+}
+
+/// The line above a crate's cluster table (short: the READMEs are near
+/// their size limit): machine, date, commit, the cluster.
+pub(super) fn cluster_header(o: &Options) -> String {
+    let (cpu, cores, _) = machine();
+    format!(
+        "{cpu}, {cores} cores; {} (UTC), commit {}; `cargo xtask bench --compare{}`, 3 Valkey \
+         9.1.2 masters on loopback.",
+        utc_date(SystemTime::now()),
+        git_commit(),
+        if o.quick { " --quick" } else { "" },
+    )
+}
+
 /// One crate's README table: per operation and size, ours, the peers and
 /// the bound rows, each with its time / ours (above 1: ours is faster).
-pub(super) fn readme_table(results: &[Measurement], krate: &str, header: &str) -> String {
+/// `cluster`: the cross-slot rows only, else every other row.
+pub(super) fn readme_table(
+    results: &[Measurement],
+    krate: &str,
+    header: &str,
+    cluster: bool,
+) -> String {
     let prefix = format!("{}/", krate.trim_end_matches("-fast"));
+    let results: Vec<Measurement> = results
+        .iter()
+        .filter(|m| is_cluster_group(&m.group) == cluster)
+        .cloned()
+        .collect();
+    let results = &results[..];
     let mut s = String::new();
     let servers = results
         .iter()
@@ -112,11 +147,17 @@ pub(super) fn readme_table(results: &[Measurement], krate: &str, header: &str) -
     } else {
         let _ = writeln!(s, "{header}\n");
     }
-    let _ = writeln!(
-        s,
-        "| operation | size | ours | peers and variants (time, vs ours) | bound (time, vs ours) |"
-    );
-    s.push_str("|---|---|---|---|---|\n");
+    if cluster {
+        // Narrower: one size per operation, the bound first among the rest.
+        s.push_str("| operation | ours | bound, others (time, vs ours) |\n");
+        s.push_str("|---|---|---|\n");
+    } else {
+        let _ = writeln!(
+            s,
+            "| operation | size | ours | peers and variants (time, vs ours) | bound (time, vs ours) |"
+        );
+        s.push_str("|---|---|---|---|---|\n");
+    }
     let mut groups: Vec<&str> = Vec::new();
     for m in results.iter().filter(|m| m.group.starts_with(&prefix)) {
         if !groups.contains(&m.group.as_str()) {
@@ -169,6 +210,18 @@ pub(super) fn readme_table(results: &[Measurement], krate: &str, header: &str) -
             } else {
                 format!("{} {ours_cell}", ours.function)
             };
+            if cluster {
+                let op = g.split_once("/cluster-").map_or(g, |x| x.1);
+                let rest: Vec<String> = bounds.into_iter().chain(peers).collect();
+                let _ = writeln!(
+                    s,
+                    "| {op} | {} | {} |",
+                    fmt_time(ours.median_ns),
+                    rest.join("; ")
+                );
+                rows += 1;
+                continue;
+            }
             let _ = writeln!(
                 s,
                 "| {} | {} | {ours_cell} | {} | {} |",
@@ -195,13 +248,14 @@ pub(super) fn readme_table(results: &[Measurement], krate: &str, header: &str) -
 }
 
 /// `text` with the lines between its bench-table markers replaced by
-/// `table` (`None` without the markers).
-pub(super) fn paste_table(text: &str, krate: &str, table: &str) -> Option<String> {
-    let begin = text.find("<!-- bench-table begin")?;
+/// `table` (`None` without the markers). `marker` is `bench-table`, or
+/// `bench-table-cluster` for the cross-slot table, pasted from `file`.
+pub(super) fn paste_table(text: &str, marker: &str, file: &str, table: &str) -> Option<String> {
+    let begin = text.find(&format!("<!-- {marker} begin"))?;
     let begin_end = begin + text[begin..].find('\n')? + 1;
-    let end = begin_end + text[begin_end..].find("<!-- bench-table end -->")?;
+    let end = begin_end + text[begin_end..].find(&format!("<!-- {marker} end -->"))?;
     Some(format!(
-        "{}<!-- bench-table begin: pasted from target/bench-report/{krate}.md -->\n{}\n{}",
+        "{}<!-- {marker} begin: pasted from target/bench-report/{file} -->\n{}\n{}",
         &text[..begin],
         table.trim_end(),
         &text[end..]
@@ -243,10 +297,20 @@ mod tests {
     fn paste_between_markers() {
         let text = "a\n<!-- bench-table begin: x -->\nold\nrows\n<!-- bench-table end -->\nb\n";
         assert_eq!(
-            paste_table(text, "hll", "T\n|x|\n").unwrap(),
+            paste_table(text, "bench-table", "hll.md", "T\n|x|\n").unwrap(),
             "a\n<!-- bench-table begin: pasted from target/bench-report/hll.md -->\nT\n|x|\n<!-- bench-table end -->\nb\n"
         );
-        assert_eq!(paste_table("no markers", "hll", "T"), None);
+        assert_eq!(
+            paste_table("no markers", "bench-table", "hll.md", "T"),
+            None
+        );
+        let text = "<!-- bench-table begin: x -->\n<!-- bench-table end -->\n\
+                    <!-- bench-table-cluster begin -->\nold\n<!-- bench-table-cluster end -->\n";
+        let pasted = paste_table(text, "bench-table-cluster", "hll-cluster.md", "C").unwrap();
+        assert!(pasted.starts_with("<!-- bench-table begin: x -->\n<!-- bench-table end -->\n"));
+        assert!(pasted.ends_with(
+            "<!-- bench-table-cluster begin: pasted from target/bench-report/hll-cluster.md -->\nC\n<!-- bench-table-cluster end -->\n"
+        ));
     }
 
     fn m(group: &str, function: &str, param: &str, ns: f64) -> Measurement {
@@ -268,8 +332,22 @@ mod tests {
             m("bitcount/count", "naive", "1024", 40.0),
             m("bitcount/count", "read-bandwidth", "1024", 5.0),
             m("bitcount/count", "ours", "16", 2.0),
+            m("bitcount/cluster-bitop_count-and-8", "ours", "1048576", 9e6),
+            m(
+                "bitcount/cluster-bitop_count-and-8",
+                "bound:fetch",
+                "1048576",
+                8e6,
+            ),
         ];
-        let t = readme_table(&r, "bitcount", "H");
+        let c = readme_table(&r, "bitcount", "H", true);
+        assert!(
+            c.contains("| bitop_count-and-8 | 9.00 ms | bound:fetch 8.00 ms (0.89x) |"),
+            "{c}"
+        );
+        assert!(!c.contains("| count |"));
+        let t = readme_table(&r, "bitcount", "H", false);
+        assert!(!t.contains("cluster"));
         assert!(t.starts_with("H\n"));
         assert!(t.contains(
             "| count | 1 KiB | 10.00 ns (102.40 GB/s) | naive 40.00 ns (4.00x) | read-bandwidth 5.00 ns (0.50x) |"

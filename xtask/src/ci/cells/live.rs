@@ -18,7 +18,7 @@ pub fn cells() -> Vec<Cell> {
         ),
         Cell::new(
             "golden",
-            "live differential tests against Redis and Valkey",
+            "live differential tests against Redis and Valkey, and the cross-slot functions against a Valkey cluster of three masters",
             |ctx, log| match servers::golden(&ctx.root, log) {
                 Ok(summary) => Outcome::Passed(summary),
                 Err(servers::GoldenError::Skipped(why)) => Outcome::Skipped(why),

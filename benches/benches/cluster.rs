@@ -1,0 +1,281 @@
+//! The cross-slot commands of `hll::redis` and `bitcount::redis` on a live
+//! Valkey cluster of three masters (`VALKEY_CLUSTER_URL`; `cargo xtask
+//! bench` starts one), side by side with what else a client can do:
+//!
+//! - `hll/cluster-pfcount` (100 dense HLLs of 12304 bytes, keys spread over
+//!   the three masters): `ours` = `hll::redis::pfcount` on a
+//!   `ClusterConnection`; `bound:fetch` = the `redis` crate's own cluster
+//!   pipeline of the same `GET`s (`cluster_pipe`), values discarded: the
+//!   fetch alone; `one-slot` = the server's `PFCOUNT` of the same
+//!   values under one hash tag; `per-key-get` = one `GET` per key, each
+//!   merged (`Registers::merge`), then counted.
+//! - `hll/cluster-pfcount-async`: the same with `hll::redis::aio::pfcount`
+//!   on the async cluster connection; `bound:fetch` = every `GET` sent at
+//!   once (the async cluster connection has no cross-slot pipeline).
+//! - `bitcount/cluster-bitop_count-and-8` (8 bitmaps of 1 MiB, spread):
+//!   `ours` = `bitcount::redis::bitop_count(AND)`; `one-slot` =
+//!   `BITOP AND` into a key of the same slot, then `BITCOUNT` of it (two
+//!   commands: the cluster pipeline refuses `BITOP`); `per-key-get` = one `GET` per key folded with
+//!   `bitcount::bitop`; and the `-async` group as above.
+//!
+//! Without `VALKEY_CLUSTER_URL` it prints `skipped:` and measures nothing.
+
+use std::hint::black_box;
+
+use bitcount::BitOp;
+use criterion::{BenchmarkId, Criterion, Throughput};
+use redis::cluster::{cluster_pipe, ClusterConnection};
+use redis::{AsyncCommands, Commands, Value};
+
+type Async = redis::cluster_async::ClusterConnection;
+
+struct Setup {
+    con: ClusterConnection,
+    acon: Async,
+    rt: tokio::runtime::Runtime,
+}
+
+fn put(con: &mut ClusterConnection, keys: &[String], values: &[Vec<u8>]) {
+    for (k, v) in keys.iter().zip(values) {
+        let _: () = con.set(k, v).expect("SET");
+    }
+}
+
+/// The fetch bound, sync: one cluster pipeline of `GET`s.
+fn fetch(con: &mut ClusterConnection, keys: &[String]) -> usize {
+    let mut p = cluster_pipe();
+    for k in keys {
+        p.get(k);
+    }
+    let v: Vec<Value> = p.query(con).expect("cluster pipeline");
+    v.len()
+}
+
+/// The fetch bound, async: every `GET` in flight at once.
+async fn fetch_async(con: &Async, keys: &[String]) -> usize {
+    let gets = keys.iter().map(|k| {
+        let mut c = con.clone();
+        async move { c.get::<_, Value>(k).await.expect("GET") }
+    });
+    futures_util::future::join_all(gets).await.len()
+}
+
+fn pfcount(c: &mut Criterion, s: &mut Setup) {
+    let n = 100;
+    let values: Vec<Vec<u8>> = (0..n)
+        .map(|i| {
+            let mut h = hll::Hll::new();
+            h.add_all((0..20_000u32).map(|j| format!("{i}:{j}")));
+            assert!(!h.is_sparse());
+            h.into_bytes()
+        })
+        .collect();
+    let spread: Vec<String> = (0..n).map(|i| format!("bench:hll:{i}")).collect();
+    let tagged: Vec<String> = (0..n).map(|i| format!("{{bench:hll}}:{i}")).collect();
+    put(&mut s.con, &spread, &values);
+    put(&mut s.con, &tagged, &values);
+    let want = hll::redis::pfcount(&mut s.con, &spread).unwrap();
+    let server: u64 = redis::cmd("PFCOUNT")
+        .arg(&tagged)
+        .query(&mut s.con)
+        .unwrap();
+    assert_eq!(want, server);
+
+    let mut g = c.benchmark_group("hll/cluster-pfcount");
+    g.throughput(Throughput::Elements(n as u64));
+    let id = |f: &str| BenchmarkId::new(f, n);
+    let con = &mut s.con;
+    g.bench_function(id("ours"), |b| {
+        b.iter(|| hll::redis::pfcount(con, black_box(&spread)).unwrap())
+    });
+    g.bench_function(id("bound:fetch"), |b| b.iter(|| fetch(con, &spread)));
+    g.bench_function(id("one-slot"), |b| {
+        b.iter(|| {
+            redis::cmd("PFCOUNT")
+                .arg(&tagged)
+                .query::<u64>(con)
+                .unwrap()
+        })
+    });
+    g.bench_function(id("per-key-get"), |b| {
+        b.iter(|| {
+            let mut r = hll::Registers::new();
+            for k in &spread {
+                let v: Vec<u8> = con.get(k).unwrap();
+                r.merge(&hll::Hll::from_vec(v).unwrap());
+            }
+            r.estimate()
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("hll/cluster-pfcount-async");
+    g.throughput(Throughput::Elements(n as u64));
+    let (rt, acon) = (&s.rt, &mut s.acon);
+    g.bench_function(id("ours"), |b| {
+        b.iter(|| {
+            rt.block_on(hll::redis::aio::pfcount(acon, black_box(&spread)))
+                .unwrap()
+        })
+    });
+    g.bench_function(id("bound:fetch"), |b| {
+        b.iter(|| rt.block_on(fetch_async(acon, &spread)))
+    });
+    g.bench_function(id("one-slot"), |b| {
+        b.iter(|| {
+            rt.block_on(redis::cmd("PFCOUNT").arg(&tagged).query_async::<u64>(acon))
+                .unwrap()
+        })
+    });
+    g.bench_function(id("per-key-get"), |b| {
+        b.iter(|| {
+            rt.block_on(async {
+                let mut r = hll::Registers::new();
+                for k in &spread {
+                    let v: Vec<u8> = acon.get(k).await.unwrap();
+                    r.merge(&hll::Hll::from_vec(v).unwrap());
+                }
+                r.estimate()
+            })
+        })
+    });
+    g.finish();
+}
+
+fn bitop_count(c: &mut Criterion, s: &mut Setup) {
+    let (n, len) = (8, 1 << 20);
+    let values: Vec<Vec<u8>> = (0..n)
+        .map(|i| benches::bytes(0xb17 + i as u64, len))
+        .collect();
+    let spread: Vec<String> = (0..n).map(|i| format!("bench:bit:{i}")).collect();
+    let tagged: Vec<String> = (0..n).map(|i| format!("{{bench:bit}}:{i}")).collect();
+    put(&mut s.con, &spread, &values);
+    put(&mut s.con, &tagged, &values);
+    // The cluster pipeline refuses BITOP: two commands.
+    let server = |con: &mut ClusterConnection| -> u64 {
+        let _: u64 = redis::cmd("BITOP")
+            .arg("AND")
+            .arg("{bench:bit}:dest")
+            .arg(&tagged)
+            .query(con)
+            .unwrap();
+        redis::cmd("BITCOUNT")
+            .arg("{bench:bit}:dest")
+            .query(con)
+            .unwrap()
+    };
+    let want = bitcount::redis::bitop_count(&mut s.con, BitOp::And, &spread).unwrap();
+    assert_eq!(want, server(&mut s.con));
+    let per_key = |vals: &mut dyn Iterator<Item = Vec<u8>>| -> u64 {
+        let mut acc: Option<Vec<u8>> = None;
+        let mut out = Vec::new();
+        for v in vals {
+            acc = Some(match acc {
+                None => v,
+                Some(a) => {
+                    bitcount::bitop(BitOp::And, &mut out, &[&a, &v]).unwrap();
+                    std::mem::replace(&mut out, a)
+                }
+            });
+        }
+        bitcount::count(&acc.unwrap_or_default())
+    };
+
+    let mut g = c.benchmark_group("bitcount/cluster-bitop_count-and-8");
+    g.throughput(Throughput::Bytes((n * len) as u64));
+    let id = |f: &str| BenchmarkId::new(f, len);
+    let con = &mut s.con;
+    g.bench_function(id("ours"), |b| {
+        b.iter(|| bitcount::redis::bitop_count(con, BitOp::And, black_box(&spread)).unwrap())
+    });
+    g.bench_function(id("bound:fetch"), |b| b.iter(|| fetch(con, &spread)));
+    g.bench_function(id("one-slot"), |b| b.iter(|| server(con)));
+    g.bench_function(id("per-key-get"), |b| {
+        b.iter(|| {
+            let mut vals = spread.iter().map(|k| con.get::<_, Vec<u8>>(k).unwrap());
+            per_key(&mut vals)
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("bitcount/cluster-bitop_count-and-8-async");
+    g.throughput(Throughput::Bytes((n * len) as u64));
+    let (rt, acon) = (&s.rt, &mut s.acon);
+    g.bench_function(id("ours"), |b| {
+        b.iter(|| {
+            rt.block_on(bitcount::redis::aio::bitop_count(
+                acon,
+                BitOp::And,
+                black_box(&spread),
+            ))
+            .unwrap()
+        })
+    });
+    g.bench_function(id("bound:fetch"), |b| {
+        b.iter(|| rt.block_on(fetch_async(acon, &spread)))
+    });
+    g.bench_function(id("one-slot"), |b| {
+        b.iter(|| {
+            rt.block_on(async {
+                let _: u64 = redis::cmd("BITOP")
+                    .arg("AND")
+                    .arg("{bench:bit}:dest")
+                    .arg(&tagged)
+                    .query_async(acon)
+                    .await
+                    .unwrap();
+                redis::cmd("BITCOUNT")
+                    .arg("{bench:bit}:dest")
+                    .query_async::<u64>(acon)
+                    .await
+                    .unwrap()
+            })
+        })
+    });
+    g.bench_function(id("per-key-get"), |b| {
+        b.iter(|| {
+            rt.block_on(async {
+                let mut acc: Option<Vec<u8>> = None;
+                let mut out = Vec::new();
+                for k in &spread {
+                    let v: Vec<u8> = acon.get(k).await.unwrap();
+                    acc = Some(match acc {
+                        None => v,
+                        Some(a) => {
+                            bitcount::bitop(BitOp::And, &mut out, &[&a, &v]).unwrap();
+                            std::mem::replace(&mut out, a)
+                        }
+                    });
+                }
+                bitcount::count(&acc.unwrap_or_default())
+            })
+        })
+    });
+    g.finish();
+}
+
+fn cluster(c: &mut Criterion) {
+    let Ok(url) = std::env::var("VALKEY_CLUSTER_URL") else {
+        println!("skipped: VALKEY_CLUSTER_URL not set");
+        return;
+    };
+    let client = redis::cluster::ClusterClient::new(vec![url]).expect("cluster URL");
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    let acon = rt
+        .block_on(client.get_async_connection())
+        .expect("async cluster connection");
+    let con = client.get_connection().expect("cluster connection");
+    let mut s = Setup { con, acon, rt };
+    pfcount(c, &mut s);
+    bitop_count(c, &mut s);
+}
+
+criterion::criterion_group! {
+    name = benches;
+    config = benches::config();
+    targets = cluster
+}
+criterion::criterion_main!(benches);

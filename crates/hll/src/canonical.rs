@@ -470,10 +470,10 @@ mod tests {
     #[test]
     fn builder_matches_the_servers_sparse_routine() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-        let cases = simd_core::testing::scaled(3000, 200);
+        let cases = simd_core::testing::scaled(3000, 6);
         for case in 0..cases {
             let mut raw = [0u8; REGISTERS];
-            let n = (rng.next() % 3000) as usize;
+            let n = (rng.next() % simd_core::testing::scaled(3000, 300) as u64) as usize;
             let maxv = [1u64, 2, 3, 32, 33, 51][case % 6];
             let mut i = (rng.next() % 100) as usize;
             for _ in 0..n {
@@ -514,7 +514,7 @@ mod tests {
     /// have fused (and stayed sparse at the same length).
     #[test]
     fn promotion_before_fusion_matches() {
-        for n in 1..200usize {
+        for n in (1..200usize).step_by(simd_core::testing::scaled(1, 37)) {
             // n registers with gaps of one (19 + 2(n - 1) bytes), then one
             // register that fuses with the last.
             let mut raw = [0u8; REGISTERS];
@@ -535,7 +535,7 @@ mod tests {
     /// at a time up to each limit.
     #[test]
     fn promotion_at_the_limit_matches() {
-        for limit in 16..200usize {
+        for limit in (16..200usize).step_by(simd_core::testing::scaled(1, 23)) {
             for v in [1u8, 2] {
                 let mut raw = [0u8; REGISTERS];
                 for (i, r) in raw.iter_mut().enumerate().take(700) {
@@ -553,7 +553,7 @@ mod tests {
     #[test]
     fn nonzero_registers_of_both_encodings() {
         let mut rng = Rng(77);
-        for n in [0usize, 1, 10, 500, 5000] {
+        for n in [0usize, 1, 10, 500, simd_core::testing::scaled(5000, 700)] {
             let mut h = Hll::new();
             for _ in 0..n {
                 h.add_hash(rng.next());

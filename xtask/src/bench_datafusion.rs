@@ -55,7 +55,7 @@ fn run(quick: bool) -> Result<(), String> {
     let text = std::fs::read_to_string(&log).map_err(|e| e.to_string())?;
     let table: Vec<&str> = text
         .lines()
-        .skip_while(|l| !l.starts_with("| query"))
+        .skip_while(|l| !l.starts_with("| rows"))
         .collect();
     let report = format!(
         "# hll-datafusion: redis_hll vs approx_distinct\n\ncommit {}\n\n{}\n",

@@ -277,7 +277,7 @@ impl NonzeroRegisters<'_> {
     fn next_dense(&mut self) -> Option<(usize, u8)> {
         while self.pos < REGISTERS {
             // Four registers are three bytes: skip them while all zero.
-            if self.pos % 4 == 0 {
+            if self.pos.is_multiple_of(4) {
                 let at = HDR + self.pos / 4 * 3;
                 if self.bytes[at..at + 3] == [0, 0, 0] {
                     self.pos += 4;

@@ -492,7 +492,7 @@ mod tests {
             let x = rng.next();
             // Group 8 stays empty; group 0 gets many rows (dense).
             let g = if k % 3 == 0 { 0 } else { (x % 8) as usize };
-            let v = if x % 5 == 0 {
+            let v = if x.is_multiple_of(5) {
                 format!("v{}", x % 200_000)
             } else {
                 near[(x >> 8) as usize % 3000].clone()

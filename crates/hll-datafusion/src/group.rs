@@ -1,6 +1,6 @@
 //! One group's registers, in the form that is fastest for its size: the
 //! raised registers as a short list while few, a byte per register once
-//! many. Only the canonical string ([`Group::to_hll`]) is observable, so the
+//! many. Only the canonical string ([`Group::write`]) is observable, so the
 //! form and the order of the adds never show in the output.
 
 use hll::{Hll, Registers};
@@ -228,7 +228,7 @@ impl Group {
 
     /// The canonical string of the group's registers.
     #[cfg(test)]
-    pub(crate) fn to_hll(&mut self) -> Hll {
+    pub(crate) fn canonical(&mut self) -> Hll {
         let mut h = Hll::new();
         self.write(&mut h);
         h
@@ -294,8 +294,8 @@ mod tests {
                 assert_eq!(heap_m as usize, m.heap_bytes());
             }
             let c = want.to_canonical();
-            assert_eq!(g.to_hll(), c, "n = {n}");
-            assert_eq!(m.to_hll(), c, "n = {n}");
+            assert_eq!(g.canonical(), c, "n = {n}");
+            assert_eq!(m.canonical(), c, "n = {n}");
             // A dense string merged into a list, and a list into a dense group.
             let mut d = Group::default();
             d.add_hash(hll::hash(b"extra"));
@@ -303,7 +303,7 @@ mod tests {
                 .unwrap();
             let mut both = want.clone();
             both.add(b"extra");
-            assert_eq!(d.to_hll(), both.to_canonical());
+            assert_eq!(d.canonical(), both.to_canonical());
         }
     }
 }

@@ -76,7 +76,13 @@ fn bound(len: usize) -> usize {
     4 * len.max(hll::DENSE_BYTES) + 4096
 }
 
-fn seeds() -> Vec<Vec<u8>> {
+/// The strings the mutations start from, built once (thousands of adds).
+fn seeds() -> &'static [Vec<u8>] {
+    static SEEDS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    SEEDS.get_or_init(build_seeds)
+}
+
+fn build_seeds() -> Vec<Vec<u8>> {
     let mut sparse = Hll::new();
     sparse.add_all((0..200u32).map(|i| i.to_le_bytes()));
     let mut full = Hll::new();
@@ -120,7 +126,7 @@ proptest! {
                        edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..8),
                        cut in proptest::option::of(any::<usize>()),
                        tail in proptest::collection::vec(any::<u8>(), 0..6)) {
-        let mut b = seeds().swap_remove(seed);
+        let mut b = seeds()[seed].clone();
         for (at, v) in edits {
             let n = b.len();
             b[at % n] = v;

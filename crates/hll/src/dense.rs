@@ -96,7 +96,7 @@ mod tests {
             seed
         };
         for i in [0, 1, 2, 3, 4, 5, 16378, 16379, 16380, 16381, 16382, 16383] {
-            for _ in 0..simd_core::testing::scaled(64, 4) {
+            for _ in 0..simd_core::testing::scaled(64, 1) {
                 // Random registers: random body bytes.
                 let mut bytes = [0u8; DENSE_BYTES];
                 for b in &mut bytes[HDR..] {

@@ -461,7 +461,7 @@ mod tests {
     #[test]
     fn from_sparse_and_merged() {
         let mut h = Hll::new();
-        h.add_all((0..300u32).map(|i| i.to_le_bytes()));
+        h.add_all((0..simd_core::testing::scaled(300, 40) as u32).map(|i| i.to_le_bytes()));
         assert!(h.is_sparse());
         let r = Registers::from_hll(&h);
         let mut promoted = h.clone().with_sparse_max_bytes(0);

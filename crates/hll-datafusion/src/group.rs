@@ -35,8 +35,9 @@ fn unpair(p: u32) -> (usize, u8) {
     ((p >> 8) as usize, p as u8)
 }
 
-/// Sorts `v` and keeps each index once, with its largest value.
-fn compact(v: &mut Vec<u32>) {
+/// Sorts `v` and moves each index once, with its largest value, to the
+/// front; the number of entries kept there.
+fn compact_slice(v: &mut [u32]) -> usize {
     v.sort_unstable();
     let mut w = 0;
     for r in 0..v.len() {
@@ -48,7 +49,13 @@ fn compact(v: &mut Vec<u32>) {
             w += 1;
         }
     }
-    v.truncate(w);
+    w
+}
+
+/// Sorts `v` and keeps each index once, with its largest value.
+fn compact(v: &mut Vec<u32>) {
+    let kept = compact_slice(v);
+    v.truncate(kept);
 }
 
 /// The registers of one group.
@@ -208,14 +215,9 @@ impl Group {
                 Ok(())
             }
             Group::Few { len, pairs } => {
-                let few = &mut pairs[..usize::from(*len)];
-                few.sort_unstable();
-                let few = &*few;
-                // Ascending, each index once with its last (largest) value.
-                let last = (0..few.len())
-                    .filter(|&k| k + 1 == few.len() || few[k + 1] >> 8 != few[k] >> 8)
-                    .map(|k| unpair(few[k]));
-                out.set_registers(last)
+                let kept = compact_slice(&mut pairs[..usize::from(*len)]);
+                *len = kept as u8;
+                out.set_registers(pairs[..kept].iter().map(|&p| unpair(p)))
             }
             Group::Pairs(v) => {
                 compact(v);

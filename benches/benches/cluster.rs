@@ -22,58 +22,18 @@
 
 use std::hint::black_box;
 
+use benches::cluster::{
+    dense_hlls, fetch, fetch_async, keys, per_key_get, per_key_get_async, AndEach, Async, MergeEach,
+};
 use bitcount::BitOp;
 use criterion::{BenchmarkId, Criterion, Throughput};
-use redis::cluster::{cluster_pipe, ClusterConnection};
-use redis::{AsyncCommands, Commands, Value};
+use redis::cluster::ClusterConnection;
 
-type Async = redis::cluster_async::ClusterConnection;
-
-struct Setup {
-    con: ClusterConnection,
-    acon: Async,
-    rt: tokio::runtime::Runtime,
-}
-
-fn put(con: &mut ClusterConnection, keys: &[String], values: &[Vec<u8>]) {
-    for (k, v) in keys.iter().zip(values) {
-        let _: () = con.set(k, v).expect("SET");
-    }
-}
-
-/// The fetch bound, sync: one cluster pipeline of `GET`s.
-fn fetch(con: &mut ClusterConnection, keys: &[String]) -> usize {
-    let mut p = cluster_pipe();
-    for k in keys {
-        p.get(k);
-    }
-    let v: Vec<Value> = p.query(con).expect("cluster pipeline");
-    v.len()
-}
-
-/// The fetch bound, async: every `GET` in flight at once.
-async fn fetch_async(con: &Async, keys: &[String]) -> usize {
-    let gets = keys.iter().map(|k| {
-        let mut c = con.clone();
-        async move { c.get::<_, Value>(k).await.expect("GET") }
-    });
-    futures_util::future::join_all(gets).await.len()
-}
+type Setup = benches::cluster::Connections<ClusterConnection, Async>;
 
 fn pfcount(c: &mut Criterion, s: &mut Setup) {
     let n = 100;
-    let values: Vec<Vec<u8>> = (0..n)
-        .map(|i| {
-            let mut h = hll::Hll::new();
-            h.add_all((0..20_000u32).map(|j| format!("{i}:{j}")));
-            assert!(!h.is_sparse());
-            h.into_bytes()
-        })
-        .collect();
-    let spread: Vec<String> = (0..n).map(|i| format!("bench:hll:{i}")).collect();
-    let tagged: Vec<String> = (0..n).map(|i| format!("{{bench:hll}}:{i}")).collect();
-    put(&mut s.con, &spread, &values);
-    put(&mut s.con, &tagged, &values);
+    let (spread, tagged) = keys(&mut s.con, "hll", &dense_hlls(n));
     let want = hll::redis::pfcount(&mut s.con, &spread).unwrap();
     let server: u64 = redis::cmd("PFCOUNT")
         .arg(&tagged)
@@ -98,14 +58,7 @@ fn pfcount(c: &mut Criterion, s: &mut Setup) {
         })
     });
     g.bench_function(id("per-key-get"), |b| {
-        b.iter(|| {
-            let mut r = hll::Registers::new();
-            for k in &spread {
-                let v: Vec<u8> = con.get(k).unwrap();
-                r.merge(&hll::Hll::from_vec(v).unwrap());
-            }
-            r.estimate()
-        })
+        b.iter(|| per_key_get::<MergeEach>(con, &spread))
     });
     g.finish();
 
@@ -128,16 +81,7 @@ fn pfcount(c: &mut Criterion, s: &mut Setup) {
         })
     });
     g.bench_function(id("per-key-get"), |b| {
-        b.iter(|| {
-            rt.block_on(async {
-                let mut r = hll::Registers::new();
-                for k in &spread {
-                    let v: Vec<u8> = acon.get(k).await.unwrap();
-                    r.merge(&hll::Hll::from_vec(v).unwrap());
-                }
-                r.estimate()
-            })
-        })
+        b.iter(|| rt.block_on(per_key_get_async::<MergeEach>(acon, &spread)))
     });
     g.finish();
 }
@@ -147,10 +91,7 @@ fn bitop_count(c: &mut Criterion, s: &mut Setup) {
     let values: Vec<Vec<u8>> = (0..n)
         .map(|i| benches::bytes(0xb17 + i as u64, len))
         .collect();
-    let spread: Vec<String> = (0..n).map(|i| format!("bench:bit:{i}")).collect();
-    let tagged: Vec<String> = (0..n).map(|i| format!("{{bench:bit}}:{i}")).collect();
-    put(&mut s.con, &spread, &values);
-    put(&mut s.con, &tagged, &values);
+    let (spread, tagged) = keys(&mut s.con, "bit", &values);
     // The cluster pipeline refuses BITOP: two commands.
     let server = |con: &mut ClusterConnection| -> u64 {
         let _: u64 = redis::cmd("BITOP")
@@ -166,20 +107,6 @@ fn bitop_count(c: &mut Criterion, s: &mut Setup) {
     };
     let want = bitcount::redis::bitop_count(&mut s.con, BitOp::And, &spread).unwrap();
     assert_eq!(want, server(&mut s.con));
-    let per_key = |vals: &mut dyn Iterator<Item = Vec<u8>>| -> u64 {
-        let mut acc: Option<Vec<u8>> = None;
-        let mut out = Vec::new();
-        for v in vals {
-            acc = Some(match acc {
-                None => v,
-                Some(a) => {
-                    bitcount::bitop(BitOp::And, &mut out, &[&a, &v]).unwrap();
-                    std::mem::replace(&mut out, a)
-                }
-            });
-        }
-        bitcount::count(&acc.unwrap_or_default())
-    };
 
     let mut g = c.benchmark_group("bitcount/cluster-bitop_count-and-8");
     g.throughput(Throughput::Bytes((n * len) as u64));
@@ -191,10 +118,7 @@ fn bitop_count(c: &mut Criterion, s: &mut Setup) {
     g.bench_function(id("bound:fetch"), |b| b.iter(|| fetch(con, &spread)));
     g.bench_function(id("one-slot"), |b| b.iter(|| server(con)));
     g.bench_function(id("per-key-get"), |b| {
-        b.iter(|| {
-            let mut vals = spread.iter().map(|k| con.get::<_, Vec<u8>>(k).unwrap());
-            per_key(&mut vals)
-        })
+        b.iter(|| per_key_get::<AndEach>(con, &spread))
     });
     g.finish();
 
@@ -233,42 +157,15 @@ fn bitop_count(c: &mut Criterion, s: &mut Setup) {
         })
     });
     g.bench_function(id("per-key-get"), |b| {
-        b.iter(|| {
-            rt.block_on(async {
-                let mut acc: Option<Vec<u8>> = None;
-                let mut out = Vec::new();
-                for k in &spread {
-                    let v: Vec<u8> = acon.get(k).await.unwrap();
-                    acc = Some(match acc {
-                        None => v,
-                        Some(a) => {
-                            bitcount::bitop(BitOp::And, &mut out, &[&a, &v]).unwrap();
-                            std::mem::replace(&mut out, a)
-                        }
-                    });
-                }
-                bitcount::count(&acc.unwrap_or_default())
-            })
-        })
+        b.iter(|| rt.block_on(per_key_get_async::<AndEach>(acon, &spread)))
     });
     g.finish();
 }
 
 fn cluster(c: &mut Criterion) {
-    let Ok(url) = std::env::var("VALKEY_CLUSTER_URL") else {
-        println!("skipped: VALKEY_CLUSTER_URL not set");
+    let Some(mut s) = benches::cluster::connect() else {
         return;
     };
-    let client = redis::cluster::ClusterClient::new(vec![url]).expect("cluster URL");
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a tokio runtime");
-    let acon = rt
-        .block_on(client.get_async_connection())
-        .expect("async cluster connection");
-    let con = client.get_connection().expect("cluster connection");
-    let mut s = Setup { con, acon, rt };
     pfcount(c, &mut s);
     bitop_count(c, &mut s);
 }

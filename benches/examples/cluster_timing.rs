@@ -12,11 +12,11 @@ use std::cell::RefCell;
 use std::hint::black_box;
 use std::time::Instant;
 
+use benches::cluster::{
+    dense_hlls, fetch, fetch_async, keys, per_key_get, per_key_get_async, AndEach, Connections,
+    MergeEach,
+};
 use bitcount::BitOp;
-use redis::cluster::{cluster_pipe, ClusterConnection};
-use redis::{AsyncCommands, Commands, Value};
-
-type Async = redis::cluster_async::ClusterConnection;
 
 /// (fastest, median) ns per call of each row, the rows taking turns.
 fn time(rounds: usize, rows: &[&dyn Fn() -> u64]) -> Vec<(f64, f64)> {
@@ -48,60 +48,18 @@ fn print(what: &str, names: &[&str], t: &[(f64, f64)]) {
     }
 }
 
-fn fetch(con: &mut ClusterConnection, keys: &[String]) -> u64 {
-    let mut p = cluster_pipe();
-    for k in keys {
-        p.get(k);
-    }
-    let v: Vec<Value> = p.query(con).expect("cluster pipeline");
-    v.len() as u64
-}
-
-async fn fetch_async(con: &Async, keys: &[String]) -> u64 {
-    let gets = keys.iter().map(|k| {
-        let mut c = con.clone();
-        async move { c.get::<_, Value>(k).await.expect("GET") }
-    });
-    futures_util::future::join_all(gets).await.len() as u64
-}
-
 fn main() {
-    let Ok(url) = std::env::var("VALKEY_CLUSTER_URL") else {
-        println!("skipped: VALKEY_CLUSTER_URL not set");
+    let Some(Connections { con, acon, rt }) = benches::cluster::connect() else {
         return;
     };
     let rounds: usize = std::env::args()
         .find_map(|a| a.strip_prefix("--rounds=").and_then(|n| n.parse().ok()))
         .unwrap_or(200);
-    let client = redis::cluster::ClusterClient::new(vec![url]).expect("cluster URL");
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a tokio runtime");
-    let acon = RefCell::new(rt.block_on(client.get_async_connection()).expect("async"));
-    let con = RefCell::new(client.get_connection().expect("cluster connection"));
+    let (con, acon) = (RefCell::new(con), RefCell::new(acon));
     let names = ["ours", "bound:fetch", "one-slot", "per-key-get"];
 
     // pfcount of 100 dense HLLs.
-    let values: Vec<Vec<u8>> = (0..100)
-        .map(|i| {
-            let mut h = hll::Hll::new();
-            h.add_all((0..20_000u32).map(|j| format!("{i}:{j}")));
-            h.into_bytes()
-        })
-        .collect();
-    let spread: Vec<String> = (0..100).map(|i| format!("bench:hll:{i}")).collect();
-    let tagged: Vec<String> = (0..100).map(|i| format!("{{bench:hll}}:{i}")).collect();
-    for (k, v) in spread.iter().chain(&tagged).zip(values.iter().cycle()) {
-        let _: () = con.borrow_mut().set(k, v).expect("SET");
-    }
-    let merge_each = |vals: Vec<Vec<u8>>| {
-        let mut r = hll::Registers::new();
-        for v in vals {
-            r.merge(&hll::Hll::from_vec(v).unwrap());
-        }
-        r.estimate()
-    };
+    let (spread, tagged) = keys(&mut con.borrow_mut(), "hll", &dense_hlls(100));
     let t = time(
         rounds,
         &[
@@ -113,10 +71,7 @@ fn main() {
                     .query(&mut *con.borrow_mut())
                     .unwrap()
             },
-            &|| {
-                let mut c = con.borrow_mut();
-                merge_each(spread.iter().map(|k| c.get(k).unwrap()).collect())
-            },
+            &|| per_key_get::<MergeEach>(&mut con.borrow_mut(), &spread),
         ],
     );
     print("pfcount 100 dense", &names, &t);
@@ -134,14 +89,10 @@ fn main() {
                     .unwrap()
             },
             &|| {
-                let mut c = acon.borrow_mut();
-                rt.block_on(async {
-                    let mut vals = Vec::new();
-                    for k in &spread {
-                        vals.push(c.get(k).await.unwrap());
-                    }
-                    merge_each(vals)
-                })
+                rt.block_on(per_key_get_async::<MergeEach>(
+                    &mut acon.borrow_mut(),
+                    &spread,
+                ))
             },
         ],
     );
@@ -149,25 +100,7 @@ fn main() {
 
     // bitop_count AND of 8 bitmaps of 1 MiB.
     let values: Vec<Vec<u8>> = (0..8).map(|i| benches::bytes(0xb17 + i, 1 << 20)).collect();
-    let spread: Vec<String> = (0..8).map(|i| format!("bench:bit:{i}")).collect();
-    let tagged: Vec<String> = (0..8).map(|i| format!("{{bench:bit}}:{i}")).collect();
-    for (k, v) in spread.iter().chain(&tagged).zip(values.iter().cycle()) {
-        let _: () = con.borrow_mut().set(k, v).expect("SET");
-    }
-    let and_each = |vals: Vec<Vec<u8>>| {
-        let mut acc: Option<Vec<u8>> = None;
-        let mut out = Vec::new();
-        for v in vals {
-            acc = Some(match acc {
-                None => v,
-                Some(a) => {
-                    bitcount::bitop(BitOp::And, &mut out, &[&a, &v]).unwrap();
-                    std::mem::replace(&mut out, a)
-                }
-            });
-        }
-        bitcount::count(&acc.unwrap_or_default())
-    };
+    let (spread, tagged) = keys(&mut con.borrow_mut(), "bit", &values);
     let bitop_cmd = || {
         let mut c = redis::cmd("BITOP");
         c.arg("AND").arg("{bench:bit}:dest").arg(&tagged);
@@ -186,10 +119,7 @@ fn main() {
                     .query(&mut *c)
                     .unwrap()
             },
-            &|| {
-                let mut c = con.borrow_mut();
-                and_each(spread.iter().map(|k| c.get(k).unwrap()).collect())
-            },
+            &|| per_key_get::<AndEach>(&mut con.borrow_mut(), &spread),
         ],
     );
     print("bitop_count AND 8 x 1 MiB", &names, &t);
@@ -218,14 +148,10 @@ fn main() {
                 })
             },
             &|| {
-                let mut c = acon.borrow_mut();
-                rt.block_on(async {
-                    let mut vals = Vec::new();
-                    for k in &spread {
-                        vals.push(c.get(k).await.unwrap());
-                    }
-                    and_each(vals)
-                })
+                rt.block_on(per_key_get_async::<AndEach>(
+                    &mut acon.borrow_mut(),
+                    &spread,
+                ))
             },
         ],
     );

@@ -11,6 +11,8 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod bitop;
+#[cfg(feature = "cluster")]
+pub mod cluster;
 pub mod read;
 
 use std::hint::black_box;

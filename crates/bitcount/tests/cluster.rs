@@ -9,92 +9,10 @@
 //! prints `skipped:` and passes when its variable is unset.
 
 use bitcount::BitOp;
-use redis::cluster::ClusterClient;
+use redis::aio::ConnectionLike as AsyncConnectionLike;
 use redis::{ConnectionLike, RedisResult};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
-}
-
-#[derive(Clone)]
-enum Val {
-    Missing,
-    Str(Vec<u8>),
-    List,
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a tokio runtime")
-}
-
-fn slot(key: &str) -> u16 {
-    let k = key.as_bytes();
-    let k = match key
-        .find('{')
-        .and_then(|o| key[o + 1..].find('}').map(|l| (o, l)))
-    {
-        Some((o, l)) if l > 0 => &k[o + 1..o + 1 + l],
-        _ => k,
-    };
-    let mut crc = 0u16;
-    for &b in k {
-        crc ^= u16::from(b) << 8;
-        for _ in 0..8 {
-            crc = if crc & 0x8000 != 0 {
-                (crc << 1) ^ 0x1021
-            } else {
-                crc << 1
-            };
-        }
-    }
-    crc % 16384
-}
-
-fn shards(keys: &[String]) -> [bool; 3] {
-    let mut seen = [false; 3];
-    for k in keys {
-        let s = slot(k);
-        seen[usize::from(s > 5460) + usize::from(s > 10921)] = true;
-    }
-    seen
-}
-
-fn put<C: ConnectionLike>(con: &mut C, key: &str, v: &Val) {
-    let _: i64 = redis::cmd("DEL").arg(key).query(con).unwrap();
-    match v {
-        Val::Missing => {}
-        Val::Str(b) => redis::cmd("SET").arg(key).arg(b).query::<()>(con).unwrap(),
-        Val::List => {
-            let _: i64 = redis::cmd("RPUSH").arg(key).arg("x").query(con).unwrap();
-        }
-    }
-}
-
-fn text<T>(r: RedisResult<T>) -> Result<T, String> {
-    r.map_err(|e| e.to_string())
-}
-
-fn get<C: ConnectionLike>(con: &mut C, key: &str) -> Result<Option<Vec<u8>>, String> {
-    text(redis::cmd("GET").arg(key).query(con))
-}
+use simd_core::testing::redis::{cluster, get, put, server, shards, text, Connections, Val};
+use simd_core::testing::{random_bytes, Rng};
 
 /// How the `redis` crate shows a server's error reply `text`.
 fn as_server_error(text: &str) -> String {
@@ -152,17 +70,15 @@ fn server_bitop<C: ConnectionLike>(
 
 /// One comparison over `values` under `ours` and under `theirs`, for
 /// every operation: replies, errors, stored bytes (or none), counts.
-#[allow(clippy::too_many_arguments)]
-fn check<C: ConnectionLike>(
-    con: &mut C,
-    acon: &mut (impl redis::aio::ConnectionLike + Clone + Send),
-    rt: &tokio::runtime::Runtime,
+fn check<C: ConnectionLike, A: AsyncConnectionLike + Clone + Send>(
+    s: &mut Connections<C, A>,
     ours: &[String],
     theirs: &[String],
     values: &[Val],
     dests: (&str, &str),
     what: &str,
 ) -> usize {
+    let Connections { con, acon, rt } = s;
     for (k, v) in ours.iter().zip(values).chain(theirs.iter().zip(values)) {
         put(con, k, v);
     }
@@ -220,10 +136,10 @@ fn values_for(rng: &mut Rng, n: usize, max: usize, bad: bool) -> Vec<Val> {
         .map(|_| match rng.below(12) {
             0 => Val::Missing,
             1 => Val::Str(Vec::new()),
-            2 => Val::Str(rng.bytes(max)),
+            2 => Val::Str(random_bytes(rng.next_u64(), max)),
             _ => {
                 let len = rng.below(max as u64 + 1) as usize;
-                Val::Str(rng.bytes(len))
+                Val::Str(random_bytes(rng.next_u64(), len))
             }
         })
         .collect();
@@ -236,17 +152,8 @@ fn values_for(rng: &mut Rng, n: usize, max: usize, bad: bool) -> Vec<Val> {
 
 #[test]
 fn cluster_matches_one_slot() {
-    let Ok(url) = std::env::var("VALKEY_CLUSTER_URL") else {
-        println!("skipped: VALKEY_CLUSTER_URL not set");
-        return;
-    };
-    let client = ClusterClient::new(vec![url]).expect("cluster URL");
-    let mut con = client.get_connection().expect("cluster connection");
-    let rt = runtime();
-    let mut acon = rt
-        .block_on(client.get_async_connection())
-        .expect("async cluster connection");
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let Some(mut s) = cluster() else { return };
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let run = std::process::id();
     let mut compared = 0;
     for (case, (n, max)) in CASES.into_iter().enumerate() {
@@ -264,20 +171,14 @@ fn cluster_matches_one_slot() {
             format!("{{bitc:{run}:{case}}}:dest"),
         );
         let what = format!("case {case}: {n} keys up to {max} bytes");
-        compared += check(
-            &mut con,
-            &mut acon,
-            &rt,
-            &ours,
-            &theirs,
-            &values,
-            (&dests.0, &dests.1),
-            &what,
-        );
+        compared += check(&mut s, &ours, &theirs, &values, (&dests.0, &dests.1), &what);
         for k in ours.iter().chain([&dests.0]) {
-            let _: RedisResult<i64> = redis::cmd("DEL").arg(k).query(&mut con);
+            let _: RedisResult<i64> = redis::cmd("DEL").arg(k).query(&mut s.con);
         }
-        let _: RedisResult<i64> = redis::cmd("DEL").arg(&theirs).arg(&dests.1).query(&mut con);
+        let _: RedisResult<i64> = redis::cmd("DEL")
+            .arg(&theirs)
+            .arg(&dests.1)
+            .query(&mut s.con);
     }
     // No key: the server's arity error.
     let none: [&str; 0] = [];
@@ -286,28 +187,19 @@ fn cluster_matches_one_slot() {
             .arg("AND")
             .arg("{x}d")
             .arg(&none[..])
-            .query::<u64>(&mut con),
+            .query::<u64>(&mut s.con),
     );
     assert!(want.is_err());
     assert_eq!(
-        text(bitcount::redis::bitop_count(&mut con, BitOp::And, &none)),
+        text(bitcount::redis::bitop_count(&mut s.con, BitOp::And, &none)),
         want
     );
     println!("cluster: {compared} bitop/bitop_count comparisons equal the server's");
 }
 
 fn single_node(var: &str) {
-    let Ok(url) = std::env::var(var) else {
-        println!("skipped: {var} not set");
-        return;
-    };
-    let client = redis::Client::open(url.as_str()).expect("server URL");
-    let mut con = client.get_connection().expect("connection");
-    let rt = runtime();
-    let mut acon = rt
-        .block_on(client.get_multiplexed_async_connection())
-        .expect("async connection");
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let Some(mut s) = server(var) else { return };
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     let run = std::process::id();
     let mut compared = 0;
     for (case, (n, max)) in CASES.into_iter().enumerate() {
@@ -318,17 +210,12 @@ fn single_node(var: &str) {
             format!("bits:{run}:{case}:theirs"),
         );
         let what = format!("{var} case {case}: {n} keys up to {max} bytes");
-        compared += check(
-            &mut con,
-            &mut acon,
-            &rt,
-            &keys,
-            &keys,
-            &values,
-            (&a, &b),
-            &what,
-        );
-        let _: RedisResult<i64> = redis::cmd("DEL").arg(&keys).arg(&a).arg(&b).query(&mut con);
+        compared += check(&mut s, &keys, &keys, &values, (&a, &b), &what);
+        let _: RedisResult<i64> = redis::cmd("DEL")
+            .arg(&keys)
+            .arg(&a)
+            .arg(&b)
+            .query(&mut s.con);
     }
     println!("{var}: {compared} bitop/bitop_count comparisons equal the server's");
 }

@@ -6,94 +6,10 @@
 //! equal the server's commands over the same keys. Each test prints
 //! `skipped:` and passes when its variable is unset.
 
-use redis::aio::MultiplexedConnection;
-use redis::cluster::ClusterClient;
+use redis::aio::ConnectionLike as AsyncConnectionLike;
 use redis::{ConnectionLike, RedisResult};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-/// A key's value before a call.
-#[derive(Clone)]
-enum Val {
-    Missing,
-    Str(Vec<u8>),
-    List,
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a tokio runtime")
-}
-
-/// The cluster hash slot (CRC16/XMODEM of the key, or of its hash tag).
-fn slot(key: &str) -> u16 {
-    let k = key.as_bytes();
-    let k = match key
-        .find('{')
-        .and_then(|o| key[o + 1..].find('}').map(|l| (o, l)))
-    {
-        Some((o, l)) if l > 0 => &k[o + 1..o + 1 + l],
-        _ => k,
-    };
-    let mut crc = 0u16;
-    for &b in k {
-        crc ^= u16::from(b) << 8;
-        for _ in 0..8 {
-            crc = if crc & 0x8000 != 0 {
-                (crc << 1) ^ 0x1021
-            } else {
-                crc << 1
-            };
-        }
-    }
-    crc % 16384
-}
-
-/// Which of the three masters (slots split in thirds) own the keys.
-fn shards(keys: &[String]) -> [bool; 3] {
-    let mut seen = [false; 3];
-    for k in keys {
-        let s = slot(k);
-        seen[usize::from(s > 5460) + usize::from(s > 10921)] = true;
-    }
-    seen
-}
-
-fn put<C: ConnectionLike>(con: &mut C, key: &str, v: &Val) {
-    let _: i64 = redis::cmd("DEL").arg(key).query(con).unwrap();
-    match v {
-        Val::Missing => {}
-        Val::Str(b) => redis::cmd("SET").arg(key).arg(b).query::<()>(con).unwrap(),
-        Val::List => {
-            let _: i64 = redis::cmd("RPUSH").arg(key).arg("x").query(con).unwrap();
-        }
-    }
-}
-
-/// `GET key` (a list answers `WRONGTYPE`).
-fn get<C: ConnectionLike>(con: &mut C, key: &str) -> Result<Option<Vec<u8>>, String> {
-    text(redis::cmd("GET").arg(key).query(con))
-}
-
-/// A result as compared: the value or the error's text.
-fn text<T>(r: RedisResult<T>) -> Result<T, String> {
-    r.map_err(|e| e.to_string())
-}
+use simd_core::testing::redis::{cluster, get, put, server, shards, text, Connections, Val};
+use simd_core::testing::Rng;
 
 fn random_hll(rng: &mut Rng) -> Vec<u8> {
     let mut h = hll::Hll::new();
@@ -103,24 +19,22 @@ fn random_hll(rng: &mut Rng) -> Vec<u8> {
         2 => 1000 + rng.below(2000),
         _ => 5000 + rng.below(50_000),
     };
-    h.add_all((0..n).map(|_| rng.next().to_le_bytes()));
+    h.add_all((0..n).map(|_| rng.next_u64().to_le_bytes()));
     h.into_bytes()
 }
 
 /// One comparison: `values` under `ours` (read by our functions) and under
 /// `theirs` (read by the server's commands), the destinations starting as
 /// `dest`; answers, errors and stored bytes must be equal.
-#[allow(clippy::too_many_arguments)]
-fn check<C: ConnectionLike>(
-    con: &mut C,
-    acon: &mut (impl redis::aio::ConnectionLike + Clone + Send),
-    rt: &tokio::runtime::Runtime,
+fn check<C: ConnectionLike, A: AsyncConnectionLike + Clone + Send>(
+    s: &mut Connections<C, A>,
     ours: &[String],
     theirs: &[String],
     values: &[Val],
     dest: (&str, &str, &Val),
     what: &str,
 ) {
+    let Connections { con, acon, rt } = s;
     for (k, v) in ours.iter().zip(values).chain(theirs.iter().zip(values)) {
         put(con, k, v);
     }
@@ -192,17 +106,8 @@ fn bad_values(rng: &mut Rng) -> Vec<Val> {
 /// every set of 30 or more span all three masters.
 #[test]
 fn cluster_matches_one_slot() {
-    let Ok(url) = std::env::var("VALKEY_CLUSTER_URL") else {
-        println!("skipped: VALKEY_CLUSTER_URL not set");
-        return;
-    };
-    let client = ClusterClient::new(vec![url]).expect("cluster URL");
-    let mut con = client.get_connection().expect("cluster connection");
-    let rt = runtime();
-    let mut acon = rt
-        .block_on(client.get_async_connection())
-        .expect("async cluster connection");
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let Some(mut s) = cluster() else { return };
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let run = std::process::id();
     let bad = bad_values(&mut rng);
     let mut cases = 0;
@@ -242,9 +147,7 @@ fn cluster_matches_one_slot() {
             let their_dest = format!("{{hllc:{run}:{case}}}:dest{d}");
             let what = format!("case {case}: {n} keys, dest {d}");
             check(
-                &mut con,
-                &mut acon,
-                &rt,
+                &mut s,
                 &ours,
                 &theirs,
                 &values,
@@ -263,9 +166,7 @@ fn cluster_matches_one_slot() {
                 .map(|_| Val::Str(random_hll(&mut rng)))
                 .collect();
             check(
-                &mut con,
-                &mut acon,
-                &rt,
+                &mut s,
                 &ours,
                 &theirs,
                 &good,
@@ -276,33 +177,28 @@ fn cluster_matches_one_slot() {
         }
         let mut del = redis::cmd("DEL");
         for k in &ours {
-            let _: RedisResult<i64> = redis::cmd("DEL").arg(k).query(&mut con);
+            let _: RedisResult<i64> = redis::cmd("DEL").arg(k).query(&mut s.con);
         }
         del.arg(&theirs);
-        let _: RedisResult<i64> = del.query(&mut con);
+        let _: RedisResult<i64> = del.query(&mut s.con);
     }
     // No key: the server's arity error.
     let none: [&str; 0] = [];
-    let want = text(redis::cmd("PFCOUNT").arg(&none[..]).query::<u64>(&mut con));
+    let want = text(
+        redis::cmd("PFCOUNT")
+            .arg(&none[..])
+            .query::<u64>(&mut s.con),
+    );
     assert!(want.is_err());
-    assert_eq!(text(hll::redis::pfcount(&mut con, &none)), want);
+    assert_eq!(text(hll::redis::pfcount(&mut s.con, &none)), want);
     println!("cluster: {cases} pfcount/pfmerge comparisons (sync and async) equal the server's");
 }
 
 /// The same functions on one server equal its own commands over the same
 /// keys (Redis 7.0.15, Valkey 9.1.2).
 fn single_node(var: &str) {
-    let Ok(url) = std::env::var(var) else {
-        println!("skipped: {var} not set");
-        return;
-    };
-    let client = redis::Client::open(url.as_str()).expect("server URL");
-    let mut con = client.get_connection().expect("connection");
-    let rt = runtime();
-    let mut acon: MultiplexedConnection = rt
-        .block_on(client.get_multiplexed_async_connection())
-        .expect("async connection");
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let Some(mut s) = server(var) else { return };
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     let run = std::process::id();
     let bad = bad_values(&mut rng);
     let mut cases = 0;
@@ -327,20 +223,11 @@ fn single_node(var: &str) {
                 format!("hlls:{run}:{case}:ours{d}"),
                 format!("hlls:{run}:{case}:theirs{d}"),
             );
-            check(
-                &mut con,
-                &mut acon,
-                &rt,
-                &keys,
-                &keys,
-                &values,
-                (&a, &b, init),
-                &what,
-            );
+            check(&mut s, &keys, &keys, &values, (&a, &b, init), &what);
             cases += 1;
-            let _: RedisResult<i64> = redis::cmd("DEL").arg(&a).arg(&b).query(&mut con);
+            let _: RedisResult<i64> = redis::cmd("DEL").arg(&a).arg(&b).query(&mut s.con);
         }
-        let _: RedisResult<i64> = redis::cmd("DEL").arg(&keys).query(&mut con);
+        let _: RedisResult<i64> = redis::cmd("DEL").arg(&keys).query(&mut s.con);
     }
     println!("{var}: {cases} pfcount/pfmerge comparisons (sync and async) equal the server's");
 }

@@ -16,6 +16,9 @@
 //! - `testing` (feature `testing`): run a check over every length at every
 //!   start offset inside a padded buffer, or flush against `PROT_NONE` guard
 //!   pages (`testing::Guarded`).
+//! - `redis` (feature `redis`; `redis::aio` with `redis-aio`): `GET` of
+//!   many keys in few round trips on one server or a Redis/Valkey Cluster,
+//!   the plumbing behind `hll::redis` and `bitcount::redis`.
 //!
 //! # The idiom
 //!
@@ -81,6 +84,9 @@ mod dispatch;
 mod kernel;
 pub mod load;
 mod prefetch;
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub mod redis;
 #[cfg(feature = "testing")]
 pub mod testing;
 

@@ -2,6 +2,11 @@
 
 use std::vec::Vec;
 
+// Not for users: the primitives' live cluster tests and benchmarks.
+#[cfg(feature = "__cluster")]
+#[doc(hidden)]
+pub mod redis;
+
 /// Deterministic pseudo-random bytes (xorshift64*), so failures reproduce.
 #[must_use]
 pub fn random_bytes(seed: u64, len: usize) -> Vec<u8> {

@@ -69,13 +69,13 @@
 //! argument order decides, and nothing is written.
 
 use crate::{count, BitOp};
-use ::redis::{ConnectionLike, RedisError, RedisResult, ToRedisArgs};
+use ::redis::{ConnectionLike, RedisResult, ToRedisArgs};
 use alloc::vec::Vec;
+use simd_core::redis::{self as fetch, FirstError};
 
 #[cfg(feature = "redis-aio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis-aio")))]
 pub mod aio;
-mod fetch;
 
 /// `BITOP op dest key ...` over keys in any slots: the result stored in
 /// `dest` (deleted when empty, as the server does), and its length
@@ -134,19 +134,6 @@ where
     Ok(count(&fold.finish()?))
 }
 
-/// The error of the key earliest in argument order, as a server, which
-/// checks the keys in order, answers.
-#[derive(Default)]
-struct FirstError(Option<(usize, RedisError)>);
-
-impl FirstError {
-    fn note(&mut self, i: usize, e: RedisError) {
-        if self.0.as_ref().is_none_or(|(j, _)| i < *j) {
-            self.0 = Some((i, e));
-        }
-    }
-}
-
 /// A `BITOP`, folded one value at a time in any order (missing keys are
 /// empty strings): `acc` is the result so far for `AND`/`OR`/`XOR`, the OR
 /// of every key but the first for `DIFF`/`DIFF1`/`ANDOR`, the bits set in
@@ -191,7 +178,7 @@ impl Fold {
             Ok(v) => v.unwrap_or_default(),
             Err(e) => return self.error.note(i, e),
         };
-        if self.error.0.is_some() {
+        if self.error.is_set() {
             return;
         }
         let first_apart = matches!(
@@ -226,9 +213,7 @@ impl Fold {
 
     /// The result's bytes (empty: the server deletes the destination).
     fn finish(mut self) -> RedisResult<Vec<u8>> {
-        if let Some((_, e)) = self.error.0 {
-            return Err(e);
-        }
+        self.error.check()?;
         let acc = self.acc.take().unwrap_or_default();
         let mut out = Vec::new();
         let sources: &[&[u8]] = match self.op {

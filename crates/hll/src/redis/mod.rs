@@ -59,11 +59,11 @@
 use crate::{Hll, Registers};
 use ::redis::{ConnectionLike, RedisError, RedisResult, ToRedisArgs};
 use alloc::vec::Vec;
+use simd_core::redis::{self as fetch, FirstError};
 
 #[cfg(feature = "redis-aio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis-aio")))]
 pub mod aio;
-mod fetch;
 
 /// `PFCOUNT key ...` over keys in any slots: the count of the union of
 /// their HyperLogLogs (missing keys count as empty; one key answers its
@@ -137,26 +137,6 @@ fn hll_error(e: crate::Error) -> RedisError {
         crate::ErrorKind::NotHll => "WRONGTYPE Key is not a valid HyperLogLog string value.",
         crate::ErrorKind::Corrupted => "INVALIDOBJ Corrupted HLL object detected",
     })
-}
-
-/// The error of the key earliest in argument order, as a server, which
-/// checks the keys in order, answers.
-#[derive(Default)]
-struct FirstError(Option<(usize, RedisError)>);
-
-impl FirstError {
-    fn note(&mut self, i: usize, e: RedisError) {
-        if self.0.as_ref().is_none_or(|(j, _)| i < *j) {
-            self.0 = Some((i, e));
-        }
-    }
-
-    fn check(self) -> RedisResult<()> {
-        match self.0 {
-            Some((_, e)) => Err(e),
-            None => Ok(()),
-        }
-    }
 }
 
 /// `PFCOUNT`, folded one reply at a time.

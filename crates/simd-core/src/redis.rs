@@ -1,57 +1,80 @@
-//! `GET` of many keys in few round trips, for the cross-slot commands.
+//! `GET` of many keys in few round trips, on one server or a Redis/Valkey
+//! Cluster (feature `redis`): the plumbing behind `hll::redis` and
+//! `bitcount::redis`, whose commands read their keys here and fold the
+//! values themselves. Not an API of its own beyond that: it follows those
+//! crates' needs.
 //!
-//! Sync: a connection that pipelines (one server) gets one pipeline of
-//! `GET`s per batch. A cluster connection (`supports_pipelining()` is false
-//! there) is asked `CLUSTER SLOTS` once per call, the keys are grouped by
-//! the node owning their slot, and each group goes as one pipeline per
-//! batch, routed by its first key; nodes are read in turn. Keys that all
-//! share one slot skip the topology question. A reply that redirects
-//! (`MOVED`, `ASK`: the slot moved since `CLUSTER SLOTS`) is read again as a
-//! single `GET`, which the cluster connection follows; so is every key of a
-//! batch that a cluster connection fails as a whole on one error reply
-//! (`WRONGTYPE`), to learn whose it was.
+//! Sync ([`get_each`]): a connection that pipelines (one server) gets one
+//! pipeline of `GET`s per batch. A cluster connection
+//! (`supports_pipelining()` is false there) is asked `CLUSTER SLOTS` once
+//! per call, the keys are grouped by the node owning their slot, and each
+//! group goes as one pipeline per batch, routed by its first key; nodes
+//! are read in turn. Keys that all share one slot skip the topology
+//! question. A reply that redirects (`MOVED`, `ASK`: the slot moved since
+//! `CLUSTER SLOTS`) is read again as a single `GET`, which the cluster
+//! connection follows; so is every key of a batch that a cluster
+//! connection fails as a whole on one error reply (`WRONGTYPE`), to learn
+//! whose it was.
 //!
-//! Async: every `GET` is a request of its own on a clone of the connection,
-//! up to a window of them in flight; a multiplexed connection pipelines
-//! them, a cluster connection sends each to its node, so nodes are read
-//! concurrently.
+//! Async ([`aio::get_each`], feature `redis-aio`): every `GET` is a request
+//! of its own on a clone of the connection, up to a window of them in
+//! flight; a multiplexed connection pipelines them, a cluster connection
+//! sends each to its node, so nodes are read concurrently.
 //!
-//! Replies are handed to the caller's fold one at a time, in arrival order,
-//! and dropped after. The `redis` crate returns a pipeline's replies
-//! together, so a batch is bounded: the first holds [`FIRST_BATCH`] keys,
-//! later ones as many as fit [`BATCH_BYTES`] at the largest value seen.
+//! # Batches
+//! Replies are handed to the caller's fold one at a time, in arrival
+//! order, and dropped after. The `redis` crate returns a pipeline's
+//! replies together, so a batch (per node; the async window likewise) is
+//! bounded: the first holds 128 keys, before any value size is known;
+//! later ones as many as fit 8 MiB at the largest value seen so far, at
+//! least 1 and at most 1024.
 //!
-//! This file is the same in `hll` and `bitcount` (each crate is published
-//! alone and the two share no dependency that could hold it).
+//! ```no_run
+//! # fn main() -> redis::RedisResult<()> {
+//! let mut con = redis::Client::open("redis://127.0.0.1/")?.get_connection()?;
+//! let keys = simd_core::redis::flatten(&["a", "b", "c"]);
+//! let mut bytes = 0; // the values' total length
+//! simd_core::redis::get_each(&mut con, &keys, &mut |_i, reply| {
+//!     bytes += reply.ok().flatten().map_or(0, |v| v.len());
+//! })?;
+//! println!("{bytes} bytes in {} keys", keys.len());
+//! # Ok(())
+//! # }
+//! ```
 
 use ::redis::{Cmd, ConnectionLike, ErrorKind, RedisError, RedisResult, ToRedisArgs, Value};
-use alloc::format;
-use alloc::vec;
-use alloc::vec::Vec;
+use std::format;
+use std::vec;
+use std::vec::Vec;
 
 /// Keys in the first batch (per node), before any value size is known.
-pub(crate) const FIRST_BATCH: usize = 128;
+const FIRST_BATCH: usize = 128;
 /// The bytes a later batch aims at.
-pub(crate) const BATCH_BYTES: usize = 8 << 20;
+const BATCH_BYTES: usize = 8 << 20;
 /// At most this many keys per batch.
 const MAX_BATCH: usize = 1024;
 
 /// One key's `GET`: its bytes, `None` for a missing key, or the server's
 /// error (`WRONGTYPE` for a key of another type).
-pub(crate) type Reply = RedisResult<Option<Vec<u8>>>;
+pub type Reply = RedisResult<Option<Vec<u8>>>;
 
 /// The batch size once values of up to `max_len` bytes have been seen.
-pub(crate) fn next_batch(max_len: usize) -> usize {
+fn next_batch(max_len: usize) -> usize {
     (BATCH_BYTES / max_len.max(1)).clamp(1, MAX_BATCH)
 }
 
-/// Each key's arguments, flattened (as `cmd.arg(keys)` would send them).
-pub(crate) fn flatten<K: ToRedisArgs>(keys: &[K]) -> Vec<Vec<u8>> {
+/// Each key's arguments, flattened (as `cmd.arg(keys)` would send them):
+/// the keys [`get_each`] takes.
+#[must_use]
+pub fn flatten<K: ToRedisArgs>(keys: &[K]) -> Vec<Vec<u8>> {
     keys.iter().flat_map(|k| k.to_redis_args()).collect()
 }
 
 /// The destination, which must be exactly one argument.
-pub(crate) fn one_key<D: ToRedisArgs>(dest: &D) -> RedisResult<Vec<u8>> {
+///
+/// # Errors
+/// A client error when `dest` is no argument or several.
+pub fn one_key<D: ToRedisArgs>(dest: &D) -> RedisResult<Vec<u8>> {
     let mut args = dest.to_redis_args();
     match (args.pop(), args.is_empty()) {
         (Some(key), true) => Ok(key),
@@ -63,8 +86,10 @@ pub(crate) fn one_key<D: ToRedisArgs>(dest: &D) -> RedisResult<Vec<u8>> {
 }
 
 /// An error reply with the server's text, as the `redis` crate reports one
-/// read from a server (`text` without the leading `-`).
-pub(crate) fn server_error(text: &str) -> RedisError {
+/// read from a server (`text` without the leading `-`), so that a check
+/// made on the client answers the server's own error text.
+#[must_use]
+pub fn server_error(text: &str) -> RedisError {
     let resp = format!("-{text}\r\n");
     match ::redis::parse_redis_value(resp.as_bytes()) {
         Ok(Value::ServerError(e)) => e.into(),
@@ -76,12 +101,12 @@ pub(crate) fn server_error(text: &str) -> RedisError {
 /// The server refused this one command (wrong type, a redirect): the
 /// other keys' replies still stand. Anything else (I/O, protocol) ends the
 /// call.
-pub(crate) fn is_reply_error(e: &RedisError) -> bool {
+fn is_reply_error(e: &RedisError) -> bool {
     matches!(e.kind(), ErrorKind::Server(_) | ErrorKind::Extension)
 }
 
 /// A `GET` reply as a [`Reply`].
-pub(crate) fn reply(v: Value) -> Reply {
+fn reply(v: Value) -> Reply {
     match v {
         Value::Nil => Ok(None),
         Value::BulkString(b) => Ok(Some(b)),
@@ -93,15 +118,18 @@ pub(crate) fn reply(v: Value) -> Reply {
     }
 }
 
-pub(crate) fn get(key: &[u8]) -> Cmd {
+/// `GET key`.
+fn get(key: &[u8]) -> Cmd {
     let mut c = ::redis::cmd("GET");
     c.arg(key);
     c
 }
 
 /// `SET dest value` (with `KEEPTTL` where the server's command keeps the
-/// key's time to live) or, for `None`, `DEL dest`.
-pub(crate) fn store(dest: &[u8], value: Option<&[u8]>, keep_ttl: bool) -> Cmd {
+/// key's time to live) or, for `None`, `DEL dest`: how a cross-slot
+/// command stores its result.
+#[must_use]
+pub fn store(dest: &[u8], value: Option<&[u8]>, keep_ttl: bool) -> Cmd {
     match value {
         Some(v) => {
             let mut c = ::redis::cmd("SET");
@@ -115,6 +143,38 @@ pub(crate) fn store(dest: &[u8], value: Option<&[u8]>, keep_ttl: bool) -> Cmd {
             let mut c = ::redis::cmd("DEL");
             c.arg(dest);
             c
+        }
+    }
+}
+
+/// The error of the key earliest in argument order, as a server, which
+/// checks the keys in order, answers: a fold notes each key's error as its
+/// reply arrives, in any order.
+#[derive(Debug, Default)]
+pub struct FirstError(Option<(usize, RedisError)>);
+
+impl FirstError {
+    /// Notes key `i`'s error; it is kept if no earlier key's is.
+    pub fn note(&mut self, i: usize, e: RedisError) {
+        if self.0.as_ref().is_none_or(|(j, _)| i < *j) {
+            self.0 = Some((i, e));
+        }
+    }
+
+    /// Whether any key's error has been noted.
+    #[must_use]
+    pub fn is_set(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// The earliest key's error, if any.
+    ///
+    /// # Errors
+    /// That error.
+    pub fn check(self) -> RedisResult<()> {
+        match self.0 {
+            Some((_, e)) => Err(e),
+            None => Ok(()),
         }
     }
 }
@@ -206,10 +266,13 @@ fn get_one<C: ConnectionLike + ?Sized>(con: &mut C, key: &[u8]) -> RedisResult<R
     }
 }
 
-/// `GET`s every key (see the module docs for how) and passes each reply,
-/// with the key's index, to `fold`, in arrival order. An error that is not
-/// a reply to one key (I/O, protocol) ends the call.
-pub(crate) fn get_each<C: ConnectionLike + ?Sized>(
+/// `GET`s every key (see the [module docs](self) for how) and passes each
+/// reply, with the key's index, to `fold`, in arrival order.
+///
+/// # Errors
+/// An error that is not a reply to one key (I/O, protocol) ends the call;
+/// a key's own error reply (`WRONGTYPE`) goes to `fold`.
+pub fn get_each<C: ConnectionLike + ?Sized>(
     con: &mut C,
     keys: &[Vec<u8>],
     fold: &mut dyn FnMut(usize, Reply),
@@ -278,24 +341,29 @@ pub(crate) fn get_each<C: ConnectionLike + ?Sized>(
     Ok(())
 }
 
-/// The async form of [`get_each`].
+/// The async form of [`get_each`] (feature `redis-aio`).
 #[cfg(feature = "redis-aio")]
-pub(crate) mod aio {
+#[cfg_attr(docsrs, doc(cfg(feature = "redis-aio")))]
+pub mod aio {
     use super::{get, is_reply_error, next_batch, reply, Reply, FIRST_BATCH};
     use ::redis::aio::ConnectionLike;
     use ::redis::{RedisResult, Value};
-    use alloc::boxed::Box;
-    use alloc::vec::Vec;
     use core::future::{poll_fn, Future};
     use core::pin::Pin;
     use core::task::Poll;
+    use std::boxed::Box;
+    use std::vec::Vec;
 
     type Get<'a> = Pin<Box<dyn Future<Output = (usize, RedisResult<Value>)> + Send + 'a>>;
 
     /// Every key's `GET` as a request of its own on a clone of `con`, up
-    /// to a window of them in flight; `fold` gets each reply as it
-    /// completes.
-    pub(crate) async fn get_each<C>(
+    /// to a window of them in flight (the batch rules of the
+    /// [module docs](super)); `fold` gets each reply, with the key's index,
+    /// as it completes.
+    ///
+    /// # Errors
+    /// As [`get_each`](super::get_each).
+    pub async fn get_each<C>(
         con: &mut C,
         keys: &[Vec<u8>],
         fold: &mut (dyn FnMut(usize, Reply) + Send),
@@ -349,10 +417,10 @@ pub(crate) mod aio {
     }
 
     /// Sends one command; a server error reply is an `Err`.
-    pub(crate) async fn send<C: ConnectionLike>(
-        con: &mut C,
-        cmd: &::redis::Cmd,
-    ) -> RedisResult<Value> {
+    ///
+    /// # Errors
+    /// The server's error reply, or the connection's error.
+    pub async fn send<C: ConnectionLike>(con: &mut C, cmd: &::redis::Cmd) -> RedisResult<Value> {
         con.req_packed_command(cmd).await?.extract_error()
     }
 }
@@ -360,7 +428,7 @@ pub(crate) mod aio {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloc::string::ToString;
+    use std::string::ToString;
 
     /// Slots as the cluster specification's examples give them.
     #[test]
@@ -390,5 +458,19 @@ mod tests {
         assert_eq!(next_batch(usize::MAX), 1);
         assert_eq!(next_batch(12304), 681);
         assert_eq!(flatten(&["a", "b"]), [b"a".to_vec(), b"b".to_vec()]);
+    }
+
+    /// The earliest key's error wins, whatever the arrival order.
+    #[test]
+    fn first_error() {
+        let mut first = FirstError::default();
+        assert!(!first.is_set());
+        first.note(3, server_error("ERR three"));
+        first.note(1, server_error("ERR one"));
+        first.note(2, server_error("ERR two"));
+        assert!(first.is_set());
+        let e = first.check().unwrap_err();
+        assert!(e.to_string().contains("one"), "{e}");
+        assert!(FirstError::default().check().is_ok());
     }
 }

@@ -96,7 +96,7 @@ const MSRV: &str = "1.89";
 
 /// The optional features the native clippy and test cells turn on (every
 /// feature whose code needs no server or extra toolchain).
-const NATIVE_FEATURES: &str = "hll/serde,hll/redis,memeq/hashbrown";
+const NATIVE_FEATURES: &str = "hll/serde,hll/redis,bitcount/redis,memeq/hashbrown";
 
 /// The crate that depends on DataFusion: built, linted, documented and
 /// tested in its own cell only (a DataFusion build takes 10+ minutes here).

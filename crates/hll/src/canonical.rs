@@ -152,6 +152,9 @@ impl SparseBuilder {
 /// The canonical string of `raw`: sparse while `PFMERGE` keeps it sparse,
 /// else dense with the empty HLL's header (cache invalid).
 pub(crate) fn from_raw(raw: &[u8; REGISTERS], limit: usize) -> Hll {
+    if HDR + runs(raw) > limit {
+        return dense_from_raw(raw, limit);
+    }
     let mut b = SparseBuilder::new(limit);
     // Eight registers at a time past the zero ones.
     for (c, chunk) in raw.chunks_exact(8).enumerate() {
@@ -169,6 +172,26 @@ pub(crate) fn from_raw(raw: &[u8; REGISTERS], limit: usize) -> Hll {
         sparse_max_bytes: limit,
         index: None,
     }
+}
+
+/// The number of maximal runs of equal registers. Every sparse opcode
+/// covers registers of one value, so a sparse string of `raw` (fused or
+/// not) holds at least this many bytes after its header: past the limit,
+/// the canonical string is dense without trying the sparse one.
+fn runs(raw: &[u8; REGISTERS]) -> usize {
+    let (a, b) = (&raw[..REGISTERS - 1], &raw[1..]);
+    // Byte counters per 64 registers (they vectorise; a usize count did not).
+    let mut changes = 0;
+    let (mut ca, mut cb) = (a.chunks_exact(64), b.chunks_exact(64));
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        let mut c = 0u8;
+        for k in 0..64 {
+            c += u8::from(x[k] != y[k]);
+        }
+        changes += usize::from(c);
+    }
+    let tail = ca.remainder().iter().zip(cb.remainder());
+    1 + changes + tail.filter(|(x, y)| x != y).count()
 }
 
 fn dense_from_raw(raw: &[u8; REGISTERS], limit: usize) -> Hll {
@@ -608,6 +631,31 @@ mod tests {
         let got: Vec<_> = NonzeroRegisters::from_bytes(&truncated).unwrap().collect();
         assert_eq!(got, [(254, 1)]);
         assert!(NonzeroRegisters::from_bytes(&crate::EMPTY[..HDR]).is_err());
+    }
+
+    #[test]
+    fn runs_counts_maximal_runs() {
+        let mut raw = [0u8; REGISTERS];
+        assert_eq!(runs(&raw), 1);
+        raw[REGISTERS - 1] = 1;
+        assert_eq!(runs(&raw), 2);
+        raw[0] = 2;
+        raw[63] = 2;
+        raw[64] = 2;
+        raw[65] = 3;
+        // 2 | 0.. | 2 2 | 3 | 0.. | 1
+        assert_eq!(runs(&raw), 6);
+        let mut x = 7u64;
+        for _ in 0..simd_core::testing::scaled(20, 0) {
+            for r in raw.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *r = (x % 3) as u8;
+            }
+            let want = 1 + raw.windows(2).filter(|w| w[0] != w[1]).count();
+            assert_eq!(runs(&raw), want);
+        }
     }
 
     #[test]

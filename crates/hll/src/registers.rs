@@ -430,6 +430,10 @@ mod tests {
     /// Byte equality with the packed path: dense adds, merges, a sparse
     /// source promoted, and the cache kept by adds that change nothing.
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "a dozen 16384-register passes: minutes under Miri; its kernels run there in the tests beside it"
+    )]
     fn same_bytes_as_packed_adds_and_merges() {
         let mut h = Hll::new();
         h.add_all((0..5000u32).map(|i| i.to_le_bytes()));

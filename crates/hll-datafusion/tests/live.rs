@@ -14,7 +14,6 @@ mod common;
 use common::*;
 use hll::Hll;
 use redis::Connection;
-use std::sync::Arc;
 
 fn connect(var: &str) -> Option<Connection> {
     let Ok(url) = std::env::var(var) else {
@@ -168,15 +167,8 @@ async fn against(var: &str) {
         }
         let server = pfmerge(&mut con, &key("server"), &group_keys);
         for parts in [1, 4] {
-            let ctx = session(parts);
-            ctx.register_table("t", Arc::new(ev.table(parts, 1000)))
-                .unwrap();
-            let batches = query(
-                &ctx,
-                "SELECT redis_hll(s), redis_hll_count(redis_hll(s)) FROM t",
-            )
-            .await;
-            let ours = single_hll(&batches);
+            let ctx = ev.session(parts, parts, 1000);
+            let (ours, _) = whole_table(&ctx).await;
             assert_eq!(
                 ours.as_bytes(),
                 &server[..],
@@ -213,8 +205,7 @@ async fn against(var: &str) {
         // Four partitions: the registers of the server's PFADD; per group
         // strings SET, then PFMERGE and PFCOUNT of several keys on the
         // server against redis_hll_merge and redis_hll_count.
-        let ctx = session(4);
-        ctx.register_table("t", Arc::new(ev.table(4, 500))).unwrap();
+        let ctx = ev.session(4, 4, 500);
         let all = single_hll(&query(&ctx, "SELECT redis_hll(s) FROM t").await);
         let server = Hll::from_bytes(&server).unwrap();
         assert_eq!(all.registers(), server.registers(), "{var}: registers");

@@ -26,9 +26,7 @@ const SIZES: [usize; 6] = [0, 1, 7, 300, 2500, 30_000];
 async fn one_group_is_the_canonical_string() {
     for (k, &rows) in SIZES.iter().enumerate() {
         let ev = Events::new(k as u64, rows, 1, rows as u64 * 2 + 1, 10);
-        let ctx = session(1);
-        ctx.register_table("t", Arc::new(ev.table(1, 1000)))
-            .unwrap();
+        let ctx = ev.session(1, 1, 1000);
         let got = single_hll(&query(&ctx, "SELECT redis_hll(s) FROM t").await);
         let want = ev.reference(|_| true).to_canonical();
         assert_eq!(got.as_bytes(), want.as_bytes(), "{rows} rows");
@@ -41,15 +39,8 @@ async fn any_partitioning_gives_the_same_bytes() {
         let ev = Events::new(100 + k as u64, rows, 1, rows as u64 + 1, 7);
         let want = ev.reference(|_| true);
         for (parts, target) in [(4, 4), (4, 1), (1, 4), (3, 2), (2, 2)] {
-            let ctx = session(target);
-            ctx.register_table("t", Arc::new(ev.table(parts, 333)))
-                .unwrap();
-            let batches = query(
-                &ctx,
-                "SELECT redis_hll(s), redis_hll_count(redis_hll(s)) FROM t",
-            )
-            .await;
-            let got = single_hll(&batches);
+            let ctx = ev.session(target, parts, 333);
+            let (got, batches) = whole_table(&ctx).await;
             assert_eq!(
                 got.as_bytes(),
                 want.to_canonical().as_bytes(),
@@ -139,9 +130,7 @@ async fn same_bytes_for_any_row_order_and_partitioning() {
             s: rows.iter().map(|r| r.1.clone()).collect(),
         };
         for (parts, batch) in [(1, 1000), (2, 97), (4, 8192)] {
-            let ctx = session(parts);
-            ctx.register_table("t", Arc::new(ev.table(parts, batch)))
-                .unwrap();
+            let ctx = ev.session(parts, parts, batch);
             let batches = query(&ctx, "SELECT g, redis_hll(s) FROM t GROUP BY g ORDER BY g").await;
             let got = binary_column(&batches, 1);
             match &first {
@@ -180,9 +169,7 @@ async fn group_by_with_partial_aggregation_skipped() {
 async fn filter_clause() {
     let ev = Events::new(9, 20_000, 10, 5_000, 9);
     for parts in [1, 4] {
-        let ctx = session(parts);
-        ctx.register_table("t", Arc::new(ev.table(parts, 1000)))
-            .unwrap();
+        let ctx = ev.session(parts, parts, 1000);
         let batches = query(
             &ctx,
             "SELECT g, redis_hll(s) FILTER (WHERE g % 2 = 0 AND s > 'user-2') FROM t GROUP BY g ORDER BY g",
@@ -204,8 +191,7 @@ async fn filter_clause() {
 #[tokio::test]
 async fn empty_input_gives_the_empty_hll() {
     let ev = Events::new(1, 100, 1, 10, 0);
-    let ctx = session(4);
-    ctx.register_table("t", Arc::new(ev.table(4, 10))).unwrap();
+    let ctx = ev.session(4, 4, 10);
     for sql in [
         "SELECT redis_hll(s) FROM t WHERE g > 5",
         "SELECT redis_hll(CASE WHEN g > 5 THEN s END) FROM t",
@@ -511,9 +497,7 @@ async fn merge_is_pfmerge() {
     // Merging the per-group results of redis_hll is redis_hll of all.
     let ev = Events::new(3, 40_000, 30, 10_000, 6);
     for parts in [1, 4] {
-        let ctx = session(parts);
-        ctx.register_table("t", Arc::new(ev.table(parts, 1000)))
-            .unwrap();
+        let ctx = ev.session(parts, parts, 1000);
         let got = single_hll(
             &query(
                 &ctx,

@@ -93,6 +93,15 @@ impl Events {
         MemTable::try_new(Events::schema(), parts).unwrap()
     }
 
+    /// A session of `target` partitions with these rows as table `t`
+    /// (see [`table`](Events::table)).
+    pub fn session(&self, target: usize, partitions: usize, batch_rows: usize) -> SessionContext {
+        let ctx = session(target);
+        ctx.register_table("t", Arc::new(self.table(partitions, batch_rows)))
+            .unwrap();
+        ctx
+    }
+
     /// PFADD of the non-null values of the rows `keep` selects, in order.
     pub fn reference(&self, keep: impl Fn(usize) -> bool) -> Hll {
         let mut h = Hll::new();
@@ -164,4 +173,15 @@ pub fn single_hll(batches: &[RecordBatch]) -> Hll {
     let col = binary_column(batches, 0);
     assert_eq!(col.len(), 1);
     Hll::from_bytes(col[0].as_ref().unwrap()).unwrap()
+}
+
+/// `redis_hll(s)` and `redis_hll_count(redis_hll(s))` over all of table
+/// `t`: the string and the batches (the count in column 1).
+pub async fn whole_table(ctx: &SessionContext) -> (Hll, Vec<RecordBatch>) {
+    let batches = query(
+        ctx,
+        "SELECT redis_hll(s), redis_hll_count(redis_hll(s)) FROM t",
+    )
+    .await;
+    (single_hll(&batches), batches)
 }

@@ -6,7 +6,10 @@
 //!   the three masters): `ours` = `hll::redis::pfcount` on a
 //!   `ClusterConnection`; `bound:fetch` = the `redis` crate's own cluster
 //!   pipeline of the same `GET`s (`cluster_pipe`), values discarded: the
-//!   fetch alone; `one-slot` = the server's `PFCOUNT` of the same
+//!   fetch alone; `bound:fetch-by-node` = the same `GET`s one node's
+//!   pipeline after the other, as a client on `redis::ConnectionLike` must
+//!   send them (`simd_core::redis::get_each`, values discarded);
+//!   `one-slot` = the server's `PFCOUNT` of the same
 //!   values under one hash tag; `per-key-get` = one `GET` per key, each
 //!   merged (`Registers::merge`), then counted.
 //! - `hll/cluster-pfcount-async`: the same with `hll::redis::aio::pfcount`
@@ -23,7 +26,8 @@
 use std::hint::black_box;
 
 use benches::cluster::{
-    dense_hlls, fetch, fetch_async, keys, per_key_get, per_key_get_async, AndEach, Async, MergeEach,
+    dense_hlls, fetch, fetch_async, fetch_by_node, keys, per_key_get, per_key_get_async, AndEach,
+    Async, MergeEach,
 };
 use bitcount::BitOp;
 use criterion::{BenchmarkId, Criterion, Throughput};
@@ -49,6 +53,9 @@ fn pfcount(c: &mut Criterion, s: &mut Setup) {
         b.iter(|| hll::redis::pfcount(con, black_box(&spread)).unwrap())
     });
     g.bench_function(id("bound:fetch"), |b| b.iter(|| fetch(con, &spread)));
+    g.bench_function(id("bound:fetch-by-node"), |b| {
+        b.iter(|| fetch_by_node(con, &spread))
+    });
     g.bench_function(id("one-slot"), |b| {
         b.iter(|| {
             redis::cmd("PFCOUNT")
@@ -116,6 +123,9 @@ fn bitop_count(c: &mut Criterion, s: &mut Setup) {
         b.iter(|| bitcount::redis::bitop_count(con, BitOp::And, black_box(&spread)).unwrap())
     });
     g.bench_function(id("bound:fetch"), |b| b.iter(|| fetch(con, &spread)));
+    g.bench_function(id("bound:fetch-by-node"), |b| {
+        b.iter(|| fetch_by_node(con, &spread))
+    });
     g.bench_function(id("one-slot"), |b| b.iter(|| server(con)));
     g.bench_function(id("per-key-get"), |b| {
         b.iter(|| per_key_get::<AndEach>(con, &spread))

@@ -49,6 +49,19 @@ pub fn fetch(con: &mut ClusterConnection, keys: &[String]) -> u64 {
     v.len() as u64
 }
 
+/// The fetch bound of a client on `redis::ConnectionLike`
+/// (`bound:fetch-by-node`): the same `GET`s grouped by node, one node's
+/// pipeline after the other (the trait sends and then reads; the cluster
+/// pipeline above writes to every node before reading any), through
+/// `simd_core::redis::get_each` with the values discarded; the number of
+/// replies.
+pub fn fetch_by_node(con: &mut ClusterConnection, keys: &[String]) -> u64 {
+    let keys = simd_core::redis::flatten(keys);
+    let mut n = 0;
+    simd_core::redis::get_each(con, &keys, &mut |_, _| n += 1).expect("GET");
+    n
+}
+
 /// The fetch bound, async: every `GET` in flight at once (the async
 /// cluster connection has no cross-slot pipeline).
 pub async fn fetch_async(con: &Async, keys: &[String]) -> u64 {

@@ -41,18 +41,21 @@
 //! # Speed
 //! `bitop_count(AND)` of 8 bitmaps of 1 MiB over three masters: `ours`,
 //! the `redis` crate's own cluster pipeline of the same `GET`s
-//! (`bound:fetch`), the server's `BITOP` + `BITCOUNT` of the same values
+//! (`bound:fetch`: it writes to every node before reading any), the same
+//! `GET`s one node after the other as a function on
+//! [`redis::ConnectionLike`] must send them (`bound:fetch-by-node`), the
+//! server's `BITOP` + `BITCOUNT` of the same values
 //! under one hash tag (`one-slot`), and one `GET` per key folded with
 //! [`bitop`](crate::bitop) (`per-key-get`); the `-async` row with the
 //! async functions and connection. Moving 8 MiB to the client is the cost:
 //! where the keys can share a slot, the server's own command is faster.
 //!
-//! Intel(R) Xeon(R) Processor, 2 cores; 2026-12-07 (UTC), commit 70d9094; `cargo xtask bench --compare`, 3 Valkey 9.1.2 masters on loopback.
+//! Intel(R) Xeon(R) Processor, 2 cores; 2026-12-07 (UTC), commit 44b2a0c; `cargo xtask bench --compare`, 3 Valkey 9.1.2 masters on loopback.
 //!
 //! | operation | ours | bound, others (time, vs ours) |
 //! |---|---|---|
-//! | bitop_count-and-8 | 10.41 ms | bound:fetch 12.10 ms (1.16x); one-slot 586.10 us (0.06x); per-key-get 6.30 ms (0.60x) |
-//! | bitop_count-and-8-async | 7.29 ms | bound:fetch 5.20 ms (0.71x); one-slot 618.13 us (0.08x); per-key-get 13.57 ms (1.86x) |
+//! | bitop_count-and-8 | 4.16 ms | bound:fetch 4.79 ms (1.15x); bound:fetch-by-node 3.16 ms (0.76x); one-slot 655.55 us (0.16x); per-key-get 4.53 ms (1.09x) |
+//! | bitop_count-and-8-async | 4.18 ms | bound:fetch 4.06 ms (0.97x); one-slot 679.77 us (0.16x); per-key-get 5.28 ms (1.26x) |
 //!
 //! # Differences from the server's command
 //! - Not atomic: the keys are read at slightly different times (on

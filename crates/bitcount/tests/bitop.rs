@@ -85,7 +85,7 @@ fn fits(op: BitOp, k: usize) -> bool {
 }
 
 /// Checks one kernel (and the public functions) on `sources` against the
-/// oracle, through the `Vec`, slice and count forms.
+/// reference, through the `Vec`, slice and count forms.
 fn check(k: &Kernel, op: BitOp, sources: &[&[u8]], what: &dyn Fn() -> String) {
     let want = reference(op, sources);
     let mut dest = vec![0xa5; 3];

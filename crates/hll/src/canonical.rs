@@ -645,13 +645,10 @@ mod tests {
         raw[65] = 3;
         // 2 | 0.. | 2 2 | 3 | 0.. | 1
         assert_eq!(runs(&raw), 6);
-        let mut x = 7u64;
-        for _ in 0..simd_core::testing::scaled(20, 0) {
-            for r in raw.iter_mut() {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                *r = (x % 3) as u8;
+        for seed in 0..simd_core::testing::scaled(20, 0) as u64 {
+            let bytes = simd_core::testing::random_bytes(seed, REGISTERS);
+            for (r, b) in raw.iter_mut().zip(bytes) {
+                *r = b % 3;
             }
             let want = 1 + raw.windows(2).filter(|w| w[0] != w[1]).count();
             assert_eq!(runs(&raw), want);

@@ -1,0 +1,124 @@
+//! Helpers shared by the tests: input files, the query's result by group,
+//! and a cluster of the crate's own binaries as separate processes.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use datafusion::arrow::array::{Array, AsArray};
+use datafusion::arrow::datatypes::{Int64Type, UInt64Type};
+use datafusion::prelude::SessionContext;
+
+pub const QUERY: &str = "SELECT g, redis_hll(x) AS h, redis_hll_count(redis_hll(x)) AS c \
+                     FROM t GROUP BY g";
+
+/// Four CSV files of `g` (group, 0..groups) and `x` (a string value).
+pub fn write_csv(name: &str, groups: u64, rows_per_file: u64) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    for f in 0..4 {
+        let mut text = String::from("g,x\n");
+        for _ in 0..rows_per_file {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            text.push_str(&format!("{},v{}\n", state % groups, (state >> 20) % 5000));
+        }
+        std::fs::write(dir.join(format!("part-{f}.csv")), text).unwrap();
+    }
+    dir
+}
+
+/// `g -> (registers, count)` of the query's result.
+pub async fn run(ctx: &SessionContext) -> BTreeMap<i64, (Vec<u8>, u64)> {
+    let mut out = BTreeMap::new();
+    for batch in ctx.sql(QUERY).await.unwrap().collect().await.unwrap() {
+        let g = batch.column(0).as_primitive::<Int64Type>();
+        let h = batch.column(1).as_binary::<i32>();
+        let c = batch.column(2).as_primitive::<UInt64Type>();
+        for i in 0..batch.num_rows() {
+            assert!(!h.is_null(i));
+            let regs = hll::Hll::from_bytes(h.value(i)).unwrap().registers().to_vec();
+            assert!(out.insert(g.value(i), (regs, c.value(i))).is_none());
+        }
+    }
+    out
+}
+
+/// A port nothing listens on now (the OS's pick for port 0).
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn wait_for_port(port: u16, child: &mut Child) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("process exited before listening on {port}: {status}");
+        }
+        assert!(Instant::now() < deadline, "nothing listens on {port} after 60 s");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// One scheduler and `executors` executors (one task slot each), each its
+/// own OS process, killed on drop (also when a test panics).
+pub struct Cluster {
+    children: Vec<Child>,
+    /// The scheduler's port on 127.0.0.1.
+    pub scheduler_port: u16,
+}
+
+impl Cluster {
+    pub fn start(executors: usize, work: &Path) -> Cluster {
+        let scheduler_port = free_port();
+        let mut cluster = Cluster { children: Vec::new(), scheduler_port };
+        let mut scheduler = Command::new(env!("CARGO_BIN_EXE_hll-ballista-scheduler"))
+            .args(["--bind-host", "127.0.0.1", "--external-host", "127.0.0.1"])
+            .args(["--bind-port", &scheduler_port.to_string()])
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        wait_for_port(scheduler_port, &mut scheduler);
+        cluster.children.push(scheduler);
+        for i in 0..executors {
+            let (flight, grpc) = (free_port(), free_port());
+            let dir = work.join(format!("executor-{i}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            let mut executor = Command::new(env!("CARGO_BIN_EXE_hll-ballista-executor"))
+                .args(["--bind-host", "127.0.0.1", "--external-host", "127.0.0.1"])
+                .args(["--bind-port", &flight.to_string()])
+                .args(["--bind-grpc-port", &grpc.to_string()])
+                .args(["--scheduler-host", "127.0.0.1"])
+                .args(["--scheduler-port", &scheduler_port.to_string()])
+                .args(["--concurrent-tasks", "1"])
+                .args(["--work-dir", dir.to_str().unwrap()])
+                .stdout(Stdio::null())
+                .spawn()
+                .unwrap();
+            wait_for_port(flight, &mut executor);
+            wait_for_port(grpc, &mut executor);
+            cluster.children.push(executor);
+        }
+        cluster
+    }
+
+    /// The client's URL for this cluster.
+    pub fn url(&self) -> String {
+        format!("df://127.0.0.1:{}", self.scheduler_port)
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        for child in &mut self.children {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}

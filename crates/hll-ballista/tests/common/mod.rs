@@ -76,6 +76,7 @@ pub struct Cluster {
 
 impl Cluster {
     pub fn start(executors: usize, work: &Path) -> Cluster {
+        let _ = std::fs::remove_dir_all(work);
         let scheduler_port = free_port();
         let mut cluster = Cluster { children: Vec::new(), scheduler_port };
         let mut scheduler = Command::new(env!("CARGO_BIN_EXE_hll-ballista-scheduler"))

@@ -115,7 +115,10 @@ pub fn function_registry() -> BallistaFunctionRegistry {
     // Ballista's registry does not implement `FunctionRegistry::register_*`
     // (they return "not implemented"); its maps are public.
     let mut registry = BallistaFunctionRegistry::default();
-    for udaf in [hll_datafusion::redis_hll(), hll_datafusion::redis_hll_merge()] {
+    for udaf in [
+        hll_datafusion::redis_hll(),
+        hll_datafusion::redis_hll_merge(),
+    ] {
         registry
             .aggregate_functions
             .insert(udaf.name().to_owned(), Arc::new(udaf));

@@ -1,33 +1,115 @@
-//! `redis_hll` on a Ballista cluster of the crate's own binaries, each a
+//! The functions on a Ballista cluster of the crate's own binaries, each a
 //! separate OS process (a scheduler and two executors of one task slot),
-//! with shuffle reads forced over Arrow Flight: every group's HyperLogLog
-//! has the same registers as single-node DataFusion's.
+//! with shuffle reads forced over Arrow Flight, against single-node
+//! DataFusion: `redis_hll` by group (and a shuffle between the partial and
+//! the final aggregation), `redis_hll_merge` over a Parquet table of
+//! HyperLogLog strings, and an invalid string failing one query only.
 
 mod common;
 
+use std::path::PathBuf;
+
 use ballista::prelude::SessionConfigExt;
-use common::{run, write_csv, Cluster};
-use datafusion::prelude::{CsvReadOptions, SessionConfig, SessionContext};
+use common::{run, write_csv, Cluster, MERGE, QUERY};
+use datafusion::dataframe::DataFrameWriteOptions;
+use datafusion::prelude::{CsvReadOptions, ParquetReadOptions, SessionConfig, SessionContext};
+
+fn tmp(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name)
+}
+
+/// The `EXPLAIN` text of `sql`, all rows and columns.
+async fn explain(ctx: &SessionContext, sql: &str) -> String {
+    let batches = ctx
+        .sql(&format!("EXPLAIN {sql}"))
+        .await
+        .unwrap()
+        .collect()
+        .await
+        .unwrap();
+    datafusion::arrow::util::pretty::pretty_format_batches(&batches)
+        .unwrap()
+        .to_string()
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cluster_equals_single_node() {
     let dir = write_csv("cluster-input", 300, 5000);
     let path = dir.to_str().unwrap();
-    let work = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cluster-work");
-    let cluster = Cluster::start(2, &work);
+    let cluster = Cluster::start(2, &tmp("cluster-work"));
 
     let single = SessionContext::new();
     hll_datafusion::register(&single);
-    single.register_csv("t", path, CsvReadOptions::new()).await.unwrap();
+    single
+        .register_csv("t", path, CsvReadOptions::new())
+        .await
+        .unwrap();
 
     let config = SessionConfig::new_with_ballista()
         .with_target_partitions(4)
         .with_ballista_shuffle_reader_force_remote_read(true);
     let ctx = hll_ballista::remote(&cluster.url(), config).await.unwrap();
-    ctx.register_csv("t", path, CsvReadOptions::new()).await.unwrap();
+    ctx.register_csv("t", path, CsvReadOptions::new())
+        .await
+        .unwrap();
 
-    let want = run(&single).await;
+    // Stage 1 ends in a shuffle writer after the partial aggregate; stage 2
+    // reads that shuffle into the final one.
+    let plan = explain(&ctx, "SELECT g, redis_hll(x) FROM t GROUP BY g").await;
+    let stages = &plan[plan.find("distributed_plan").expect(&plan)..];
+    let writer = stages.find("ShuffleWriterExec").expect(&plan);
+    let partial = stages.find("AggregateExec: mode=Partial").expect(&plan);
+    let final_ = stages
+        .find("AggregateExec: mode=FinalPartitioned")
+        .expect(&plan);
+    let reader = stages.find("UnresolvedShuffleExec").expect(&plan);
+    assert!(
+        writer < partial && partial < final_ && final_ < reader,
+        "{plan}"
+    );
+
+    let want = run(&single, QUERY).await;
     assert_eq!(want.len(), 300);
-    assert_eq!(run(&ctx).await, want);
+    assert_eq!(run(&ctx, QUERY).await, want);
+
+    // Partial HyperLogLogs by (g, first digit of x), written as Parquet
+    // files, merged back by g: the same registers as the whole groups'.
+    let parts = tmp("cluster-parts");
+    let _ = std::fs::remove_dir_all(&parts);
+    single
+        .sql("SELECT g, substr(x, 2, 1) AS s, redis_hll(x) AS h FROM t GROUP BY g, s")
+        .await
+        .unwrap()
+        .repartition(datafusion::logical_expr::Partitioning::RoundRobinBatch(4))
+        .unwrap()
+        .write_parquet(parts.to_str().unwrap(), DataFrameWriteOptions::new(), None)
+        .await
+        .unwrap();
+    for c in [&single, &ctx] {
+        c.register_parquet("p", parts.to_str().unwrap(), ParquetReadOptions::default())
+            .await
+            .unwrap();
+    }
+    let merged = run(&single, MERGE).await;
+    let regs = |m: &std::collections::BTreeMap<i64, (Vec<u8>, u64)>| {
+        m.iter()
+            .map(|(g, (r, _))| (*g, r.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(regs(&merged), regs(&want));
+    assert_eq!(run(&ctx, MERGE).await, merged);
+
+    // A value that is not a HyperLogLog: the job fails with hll's error
+    // text at the client, and the cluster runs the next query.
+    let err = ctx
+        .sql("SELECT redis_hll_merge(CAST(x AS BYTEA)) FROM t")
+        .await
+        .unwrap()
+        .collect()
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("not a valid HyperLogLog string"), "{err}");
+    assert_eq!(run(&ctx, QUERY).await, want);
     drop(cluster);
 }

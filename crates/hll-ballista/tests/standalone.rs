@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{run, write_csv};
+use common::{run, write_csv, QUERY};
 use datafusion::prelude::{CsvReadOptions, SessionConfig, SessionContext};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -15,14 +15,20 @@ async fn standalone_equals_single_node() {
 
     let single = SessionContext::new();
     hll_datafusion::register(&single);
-    single.register_csv("t", path, CsvReadOptions::new()).await.unwrap();
+    single
+        .register_csv("t", path, CsvReadOptions::new())
+        .await
+        .unwrap();
 
     let ballista = hll_ballista::standalone(SessionConfig::new().with_target_partitions(4))
         .await
         .unwrap();
-    ballista.register_csv("t", path, CsvReadOptions::new()).await.unwrap();
+    ballista
+        .register_csv("t", path, CsvReadOptions::new())
+        .await
+        .unwrap();
 
-    let want = run(&single).await;
+    let want = run(&single, QUERY).await;
     assert_eq!(want.len(), 50);
-    assert_eq!(run(&ballista).await, want);
+    assert_eq!(run(&ballista, QUERY).await, want);
 }

@@ -12,8 +12,13 @@ use datafusion::arrow::array::{Array, AsArray};
 use datafusion::arrow::datatypes::{Int64Type, UInt64Type};
 use datafusion::prelude::SessionContext;
 
+/// Each group's HyperLogLog of `x` and its count.
 pub const QUERY: &str = "SELECT g, redis_hll(x) AS h, redis_hll_count(redis_hll(x)) AS c \
                      FROM t GROUP BY g";
+
+/// Each group's merge of the HyperLogLogs in `p` (`g`, `h`) and its count.
+pub const MERGE: &str = "SELECT g, redis_hll_merge(h) AS h, \
+                     redis_hll_count(redis_hll_merge(h)) AS c FROM p GROUP BY g";
 
 /// Four CSV files of `g` (group, 0..groups) and `x` (a string value).
 pub fn write_csv(name: &str, groups: u64, rows_per_file: u64) -> PathBuf {
@@ -34,16 +39,19 @@ pub fn write_csv(name: &str, groups: u64, rows_per_file: u64) -> PathBuf {
     dir
 }
 
-/// `g -> (registers, count)` of the query's result.
-pub async fn run(ctx: &SessionContext) -> BTreeMap<i64, (Vec<u8>, u64)> {
+/// `g -> (registers, count)` of `query`'s result (columns `g`, `h`, `c`).
+pub async fn run(ctx: &SessionContext, query: &str) -> BTreeMap<i64, (Vec<u8>, u64)> {
     let mut out = BTreeMap::new();
-    for batch in ctx.sql(QUERY).await.unwrap().collect().await.unwrap() {
+    for batch in ctx.sql(query).await.unwrap().collect().await.unwrap() {
         let g = batch.column(0).as_primitive::<Int64Type>();
         let h = batch.column(1).as_binary::<i32>();
         let c = batch.column(2).as_primitive::<UInt64Type>();
         for i in 0..batch.num_rows() {
             assert!(!h.is_null(i));
-            let regs = hll::Hll::from_bytes(h.value(i)).unwrap().registers().to_vec();
+            let regs = hll::Hll::from_bytes(h.value(i))
+                .unwrap()
+                .registers()
+                .to_vec();
             assert!(out.insert(g.value(i), (regs, c.value(i))).is_none());
         }
     }
@@ -52,7 +60,11 @@ pub async fn run(ctx: &SessionContext) -> BTreeMap<i64, (Vec<u8>, u64)> {
 
 /// A port nothing listens on now (the OS's pick for port 0).
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 fn wait_for_port(port: u16, child: &mut Child) {
@@ -61,7 +73,10 @@ fn wait_for_port(port: u16, child: &mut Child) {
         if let Ok(Some(status)) = child.try_wait() {
             panic!("process exited before listening on {port}: {status}");
         }
-        assert!(Instant::now() < deadline, "nothing listens on {port} after 60 s");
+        assert!(
+            Instant::now() < deadline,
+            "nothing listens on {port} after 60 s"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -78,7 +93,10 @@ impl Cluster {
     pub fn start(executors: usize, work: &Path) -> Cluster {
         let _ = std::fs::remove_dir_all(work);
         let scheduler_port = free_port();
-        let mut cluster = Cluster { children: Vec::new(), scheduler_port };
+        let mut cluster = Cluster {
+            children: Vec::new(),
+            scheduler_port,
+        };
         let mut scheduler = Command::new(env!("CARGO_BIN_EXE_hll-ballista-scheduler"))
             .args(["--bind-host", "127.0.0.1", "--external-host", "127.0.0.1"])
             .args(["--bind-port", &scheduler_port.to_string()])

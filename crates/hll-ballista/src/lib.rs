@@ -20,6 +20,11 @@
 
 pub mod args;
 
+/// The README's examples, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 use std::sync::Arc;
 
 use ballista::prelude::{SessionConfigExt, SessionContextExt};

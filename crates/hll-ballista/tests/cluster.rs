@@ -10,7 +10,7 @@ mod common;
 use std::path::PathBuf;
 
 use ballista::prelude::SessionConfigExt;
-use common::{run, write_csv, Cluster, MERGE, QUERY};
+use common::{run, write_csv_rows, Cluster, MERGE, QUERY};
 use datafusion::dataframe::DataFrameWriteOptions;
 use datafusion::prelude::{CsvReadOptions, ParquetReadOptions, SessionConfig, SessionContext};
 
@@ -34,7 +34,7 @@ async fn explain(ctx: &SessionContext, sql: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cluster_equals_single_node() {
-    let dir = write_csv("cluster-input", 300, 5000);
+    let (dir, rows) = write_csv_rows("cluster-input", 300, 5000);
     let path = dir.to_str().unwrap();
     let cluster = Cluster::start(2, &tmp("cluster-work"));
 
@@ -71,6 +71,7 @@ async fn cluster_equals_single_node() {
     let want = run(&single, QUERY).await;
     assert_eq!(want.len(), 300);
     assert_eq!(run(&ctx, QUERY).await, want);
+    against_servers(&want, &rows);
 
     // Partial HyperLogLogs by (g, first digit of x), written as Parquet
     // files, merged back by g: the same registers as the whole groups'.
@@ -112,4 +113,37 @@ async fn cluster_equals_single_node() {
     assert!(err.contains("not a valid HyperLogLog string"), "{err}");
     assert_eq!(run(&ctx, QUERY).await, want);
     drop(cluster);
+}
+
+/// Each group's registers and count against the servers' `PFADD` and
+/// `PFCOUNT` of the same values, for each of `REDIS_URL` and `VALKEY_URL`
+/// that is set (`cargo xtask ci` starts both).
+fn against_servers(
+    want: &std::collections::BTreeMap<i64, (Vec<u8>, u64)>,
+    rows: &std::collections::BTreeMap<i64, Vec<String>>,
+) {
+    for var in ["REDIS_URL", "VALKEY_URL"] {
+        let Ok(url) = std::env::var(var) else {
+            println!("skipped: {var} not set");
+            continue;
+        };
+        let mut con = redis::Client::open(url.as_str())
+            .unwrap()
+            .get_connection()
+            .unwrap();
+        let key = format!("hll-ballista-test-{}", std::process::id());
+        for (g, (regs, count)) in want {
+            let _: () = redis::cmd("DEL").arg(&key).query(&mut con).unwrap();
+            let _: i64 = redis::cmd("PFADD")
+                .arg(&key)
+                .arg(&rows[g])
+                .query(&mut con)
+                .unwrap();
+            let pfcount: u64 = redis::cmd("PFCOUNT").arg(&key).query(&mut con).unwrap();
+            let bytes: Vec<u8> = redis::cmd("GET").arg(&key).query(&mut con).unwrap();
+            let server = hll::Hll::from_bytes(&bytes).unwrap().registers().to_vec();
+            assert_eq!((&server, pfcount), (regs, *count), "{var}, group {g}");
+        }
+        let _: () = redis::cmd("DEL").arg(&key).query(&mut con).unwrap();
+    }
 }

@@ -22,6 +22,16 @@ pub const MERGE: &str = "SELECT g, redis_hll_merge(h) AS h, \
 
 /// Four CSV files of `g` (group, 0..groups) and `x` (a string value).
 pub fn write_csv(name: &str, groups: u64, rows_per_file: u64) -> PathBuf {
+    write_csv_rows(name, groups, rows_per_file).0
+}
+
+/// [`write_csv`], and each group's values as written.
+pub fn write_csv_rows(
+    name: &str,
+    groups: u64,
+    rows_per_file: u64,
+) -> (PathBuf, BTreeMap<i64, Vec<String>>) {
+    let mut rows: BTreeMap<i64, Vec<String>> = BTreeMap::new();
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -32,11 +42,13 @@ pub fn write_csv(name: &str, groups: u64, rows_per_file: u64) -> PathBuf {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            text.push_str(&format!("{},v{}\n", state % groups, (state >> 20) % 5000));
+            let (g, x) = (state % groups, format!("v{}", (state >> 20) % 5000));
+            text.push_str(&format!("{g},{x}\n"));
+            rows.entry(g as i64).or_default().push(x);
         }
         std::fs::write(dir.join(format!("part-{f}.csv")), text).unwrap();
     }
-    dir
+    (dir, rows)
 }
 
 /// `g -> (registers, count)` of `query`'s result (columns `g`, `h`, `c`).
@@ -120,8 +132,10 @@ impl Cluster {
                 .stdout(Stdio::null())
                 .spawn()
                 .unwrap();
+            // With push scheduling (Ballista's default) the executor binds
+            // its Flight port only after the scheduler accepted its
+            // registration: once it listens, the scheduler can use it.
             wait_for_port(flight, &mut executor);
-            wait_for_port(grpc, &mut executor);
             cluster.children.push(executor);
         }
         cluster

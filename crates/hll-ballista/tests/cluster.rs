@@ -10,7 +10,7 @@ mod common;
 use std::path::PathBuf;
 
 use ballista::prelude::SessionConfigExt;
-use common::{run, write_csv_rows, Cluster, MERGE, QUERY};
+use common::{run, run_bytes, write_csv_rows, Cluster, MERGE, QUERY};
 use datafusion::dataframe::DataFrameWriteOptions;
 use datafusion::prelude::{CsvReadOptions, ParquetReadOptions, SessionConfig, SessionContext};
 
@@ -71,6 +71,15 @@ async fn cluster_equals_single_node() {
     let want = run(&single, QUERY).await;
     assert_eq!(want.len(), 300);
     assert_eq!(run(&ctx, QUERY).await, want);
+    // The same strings byte for byte (both canonical), a dense one among them.
+    let bytes = run_bytes(&single, QUERY).await;
+    assert!(bytes
+        .values()
+        .any(|h| !hll::Hll::from_bytes(h).unwrap().is_sparse()));
+    assert!(bytes
+        .values()
+        .any(|h| hll::Hll::from_bytes(h).unwrap().is_sparse()));
+    assert_eq!(run_bytes(&ctx, QUERY).await, bytes);
     against_servers(&want, &rows);
 
     // Partial HyperLogLogs by (g, first digit of x), written as Parquet

@@ -42,13 +42,28 @@ pub fn write_csv_rows(
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            let (g, x) = (state % groups, format!("v{}", (state >> 20) % 5000));
+            // Every fourth row in group 0: one dense HyperLogLog among sparse ones.
+            let g = if (state >> 40) % 4 == 0 { 0 } else { state % groups };
+            let x = format!("v{}", (state >> 20) % 5000);
             text.push_str(&format!("{g},{x}\n"));
             rows.entry(g as i64).or_default().push(x);
         }
         std::fs::write(dir.join(format!("part-{f}.csv")), text).unwrap();
     }
     (dir, rows)
+}
+
+/// `g -> h` of `query`'s result (columns `g`, `h`, ..), the strings' bytes.
+pub async fn run_bytes(ctx: &SessionContext, query: &str) -> BTreeMap<i64, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for batch in ctx.sql(query).await.unwrap().collect().await.unwrap() {
+        let g = batch.column(0).as_primitive::<Int64Type>();
+        let h = batch.column(1).as_binary::<i32>();
+        for i in 0..batch.num_rows() {
+            assert!(out.insert(g.value(i), h.value(i).to_vec()).is_none());
+        }
+    }
+    out
 }
 
 /// `g -> (registers, count)` of `query`'s result (columns `g`, `h`, `c`).

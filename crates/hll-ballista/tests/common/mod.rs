@@ -43,7 +43,11 @@ pub fn write_csv_rows(
             state ^= state >> 7;
             state ^= state << 17;
             // Every fourth row in group 0: one dense HyperLogLog among sparse ones.
-            let g = if (state >> 40) % 4 == 0 { 0 } else { state % groups };
+            let g = if (state >> 40).is_multiple_of(4) {
+                0
+            } else {
+                state % groups
+            };
             let x = format!("v{}", (state >> 20) % 5000);
             text.push_str(&format!("{g},{x}\n"));
             rows.entry(g as i64).or_default().push(x);

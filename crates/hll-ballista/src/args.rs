@@ -205,6 +205,43 @@ hll-ballista-executor: a Ballista executor that knows redis_hll, redis_hll_merge
     }
 }
 
+/// The binaries' logger: Ballista's `log` records at or above the level
+/// `RUST_LOG` names (`error`, `warn`, `info`, `debug`, `trace`; default
+/// `info`, as Ballista's own binaries) go to stderr, one line each.
+pub fn init_logging() {
+    let level = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|v| v.parse::<log::LevelFilter>().ok())
+        .unwrap_or(log::LevelFilter::Info);
+    if log::set_logger(&StderrLogger).is_ok() {
+        log::set_max_level(level);
+    }
+}
+
+struct StderrLogger;
+
+impl log::Log for StderrLogger {
+    fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
+        metadata.level() <= log::max_level()
+    }
+
+    fn log(&self, record: &log::Record<'_>) {
+        if self.enabled(record.metadata()) {
+            let secs = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0.0, |d| d.as_secs_f64());
+            eprintln!(
+                "{secs:.3} {} {}: {}",
+                record.level(),
+                record.target(),
+                record.args()
+            );
+        }
+    }
+
+    fn flush(&self) {}
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

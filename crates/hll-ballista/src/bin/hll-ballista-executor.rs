@@ -19,6 +19,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    hll_ballista::args::init_logging();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

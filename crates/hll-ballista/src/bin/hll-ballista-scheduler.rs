@@ -22,6 +22,7 @@ fn main() -> ExitCode {
     };
     // Ballista's own scheduler runs on 32 MiB thread stacks: planning deep
     // plans recurses.
+    hll_ballista::args::init_logging();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_stack_size(32 * 1024 * 1024)

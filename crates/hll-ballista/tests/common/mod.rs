@@ -112,6 +112,11 @@ fn wait_for_port(port: u16, child: &mut Child) {
     }
 }
 
+/// `work/<name>.log`, for a process's stderr (Ballista's log).
+fn log_file(work: &Path, name: &str) -> std::fs::File {
+    std::fs::File::create(work.join(format!("{name}.log"))).unwrap()
+}
+
 /// One scheduler and `executors` executors (one task slot each), each its
 /// own OS process, killed on drop (also when a test panics).
 pub struct Cluster {
@@ -123,6 +128,7 @@ pub struct Cluster {
 impl Cluster {
     pub fn start(executors: usize, work: &Path) -> Cluster {
         let _ = std::fs::remove_dir_all(work);
+        std::fs::create_dir_all(work).unwrap();
         let scheduler_port = free_port();
         let mut cluster = Cluster {
             children: Vec::new(),
@@ -132,6 +138,7 @@ impl Cluster {
             .args(["--bind-host", "127.0.0.1", "--external-host", "127.0.0.1"])
             .args(["--bind-port", &scheduler_port.to_string()])
             .stdout(Stdio::null())
+            .stderr(log_file(work, "scheduler"))
             .spawn()
             .unwrap();
         wait_for_port(scheduler_port, &mut scheduler);
@@ -149,6 +156,7 @@ impl Cluster {
                 .args(["--concurrent-tasks", "1"])
                 .args(["--work-dir", dir.to_str().unwrap()])
                 .stdout(Stdio::null())
+                .stderr(log_file(work, &format!("executor-{i}")))
                 .spawn()
                 .unwrap();
             // With push scheduling (Ballista's default) the executor binds

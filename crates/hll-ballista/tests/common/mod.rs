@@ -112,6 +112,29 @@ fn wait_for_port(port: u16, child: &mut Child) {
     }
 }
 
+/// `program`, which gets SIGKILL when the thread that starts it (the test's)
+/// ends, also when the test process is killed and `Drop` never runs (Linux).
+fn command(program: &str) -> Command {
+    #[allow(unused_mut)]
+    let mut command = Command::new(program);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: the closure runs in the child between fork and exec and
+        // calls only prctl, which is async-signal-safe and allocates nothing.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+    }
+    command
+}
+
 /// `work/<name>.log`, for a process's stderr (Ballista's log).
 fn log_file(work: &Path, name: &str) -> std::fs::File {
     std::fs::File::create(work.join(format!("{name}.log"))).unwrap()
@@ -134,7 +157,7 @@ impl Cluster {
             children: Vec::new(),
             scheduler_port,
         };
-        let mut scheduler = Command::new(env!("CARGO_BIN_EXE_hll-ballista-scheduler"))
+        let mut scheduler = command(env!("CARGO_BIN_EXE_hll-ballista-scheduler"))
             .args(["--bind-host", "127.0.0.1", "--external-host", "127.0.0.1"])
             .args(["--bind-port", &scheduler_port.to_string()])
             .stdout(Stdio::null())
@@ -147,7 +170,7 @@ impl Cluster {
             let (flight, grpc) = (free_port(), free_port());
             let dir = work.join(format!("executor-{i}"));
             std::fs::create_dir_all(&dir).unwrap();
-            let mut executor = Command::new(env!("CARGO_BIN_EXE_hll-ballista-executor"))
+            let mut executor = command(env!("CARGO_BIN_EXE_hll-ballista-executor"))
                 .args(["--bind-host", "127.0.0.1", "--external-host", "127.0.0.1"])
                 .args(["--bind-port", &flight.to_string()])
                 .args(["--bind-grpc-port", &grpc.to_string()])

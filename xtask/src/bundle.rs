@@ -3,6 +3,7 @@
 //! x86-64 machine without a Rust toolchain (how AVX-512 kernels get verified
 //! on AVX-512 hardware).
 
+use crate::ci::CROSS_EXCLUDES;
 use crate::util::{self, cargo, root};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -59,18 +60,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
         &build_dir,
         target,
         &[
-            "test",
-            "--workspace",
-            "--exclude",
-            "xtask",
-            "--exclude",
-            "benches",
-            "--exclude",
-            "hll-datafusion",
-            "--lib",
-            "--tests",
-            "--no-run",
-        ],
+            ["test", "--workspace"].as_slice(),
+            &CROSS_EXCLUDES,
+            &["--lib", "--tests", "--no-run"],
+        ]
+        .concat(),
         "the test executables",
     )?;
     let mut exes = Vec::new();

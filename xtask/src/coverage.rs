@@ -4,6 +4,7 @@
 //! can be started: a summary per library source and the lines no test ran.
 //! A tool for finding what the tests miss, not a CI gate.
 
+use crate::ci::DATAFUSION_CRATES;
 use crate::servers;
 use crate::util::{self, cargo};
 use std::path::{Path, PathBuf};
@@ -232,14 +233,14 @@ fn llvm_bin() -> Result<PathBuf, String> {
 }
 
 /// The workspace's library crates (the folders of `crates/`), but
-/// hll-datafusion (an instrumented DataFusion build would take longer than
-/// the rest together).
+/// hll-datafusion and hll-ballista (an instrumented DataFusion build would
+/// take longer than the rest together).
 fn crates(root: &Path) -> Vec<String> {
     let mut names: Vec<String> = read_dir(&root.join("crates"))
         .into_iter()
         .filter(|p| p.join("Cargo.toml").exists())
         .filter_map(|p| Some(p.file_name()?.to_string_lossy().into_owned()))
-        .filter(|name| name != "hll-datafusion")
+        .filter(|name| !DATAFUSION_CRATES.contains(&name.as_str()))
         .collect();
     names.sort();
     names

@@ -6,6 +6,7 @@
 //! with persistence off, and is stopped by pid when the guard drops (also when
 //! a test fails or panics).
 
+use crate::ci::DATAFUSION_CRATES;
 use crate::util::{self, cargo};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -303,9 +304,9 @@ pub fn start_cluster(binary: &Path, log: &Path) -> Result<Cluster, String> {
 }
 
 /// Crates whose live tests run in a CI cell of their own, which starts
-/// the servers itself: hll-datafusion (building DataFusion takes 10+
-/// minutes, once, in its cell).
-const OWN_CELL: &[&str] = &["hll-datafusion"];
+/// the servers itself: hll-datafusion and hll-ballista (building DataFusion
+/// takes 10+ minutes, once, in the hll-datafusion cell).
+const OWN_CELL: &[&str] = &DATAFUSION_CRATES;
 
 /// The variable that gives live tests and examples the cluster's URL.
 pub const CLUSTER_VAR: &str = "VALKEY_CLUSTER_URL";

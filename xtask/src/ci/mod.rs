@@ -98,23 +98,31 @@ const MSRV: &str = "1.89";
 /// feature whose code needs no server or extra toolchain).
 const NATIVE_FEATURES: &str = "hll/serde,hll/redis,bitcount/redis,memeq/hashbrown";
 
-/// The crate that depends on DataFusion: built, linted, documented and
-/// tested in its own cell only (a DataFusion build takes 10+ minutes here).
-const DATAFUSION_CRATE: &str = "hll-datafusion";
+/// The crates that depend on DataFusion (hll-ballista through Ballista):
+/// built, linted, documented and tested in their own cell only (a DataFusion
+/// build takes 10+ minutes here, and Ballista needs Rust 1.94, above [`MSRV`]).
+pub(crate) const DATAFUSION_CRATES: [&str; 2] = ["hll-datafusion", "hll-ballista"];
 
-/// `--exclude` of [`DATAFUSION_CRATE`], for the `--workspace` commands that
+/// `--exclude` of [`DATAFUSION_CRATES`], for the `--workspace` commands that
 /// keep xtask and benches.
-const DATAFUSION_EXCLUDE: [&str; 2] = ["--exclude", DATAFUSION_CRATE];
+const DATAFUSION_EXCLUDE: [&str; 4] = [
+    "--exclude",
+    DATAFUSION_CRATES[0],
+    "--exclude",
+    DATAFUSION_CRATES[1],
+];
 
-/// `--exclude` of the host tools and [`DATAFUSION_CRATE`]: the published
+/// `--exclude` of the host tools and [`DATAFUSION_CRATES`]: the published
 /// crates only, for cross targets, other toolchains and sanitizers.
-const CROSS_EXCLUDES: [&str; 6] = [
+pub(crate) const CROSS_EXCLUDES: [&str; 8] = [
     "--exclude",
     "xtask",
     "--exclude",
     "benches",
-    "--exclude",
-    DATAFUSION_CRATE,
+    DATAFUSION_EXCLUDE[0],
+    DATAFUSION_EXCLUDE[1],
+    DATAFUSION_EXCLUDE[2],
+    DATAFUSION_EXCLUDE[3],
 ];
 
 /// Every cell, in the order they run.

@@ -2,7 +2,7 @@
 //! allowed version, and the published crates without `std`.
 
 use crate::ci::exec::{cargo_on, ensure_nightly, Toolchain};
-use crate::ci::{Cell, Outcome, CROSS_EXCLUDES, DATAFUSION_CRATE, DATAFUSION_EXCLUDE};
+use crate::ci::{Cell, Outcome, CROSS_EXCLUDES, DATAFUSION_CRATES, DATAFUSION_EXCLUDE};
 use crate::util::{self, cargo};
 use std::path::Path;
 use std::process::Command;
@@ -94,12 +94,12 @@ fn minimal_versions(root: &Path, log: &Path) -> Outcome {
     };
     let mut copied = 0usize;
     // DataFusion's crates pin their own lower bounds (e.g. hex 0.4.3 against
-    // the workspace's 0.4), which only its own cell resolves: the copy leaves
-    // the crate out, and with it out of the `crates/*` members.
-    let datafusion_dir = format!("crates/{DATAFUSION_CRATE}/");
+    // the workspace's 0.4), which only their own cell resolves: the copy
+    // leaves those crates out, and with them out of the `crates/*` members.
+    let datafusion_dirs = DATAFUSION_CRATES.map(|c| format!("crates/{c}/"));
     for rel in list
         .split('\0')
-        .filter(|s| !s.is_empty() && !s.starts_with(&datafusion_dir))
+        .filter(|s| !s.is_empty() && !datafusion_dirs.iter().any(|d| s.starts_with(d)))
     {
         let from = root.join(rel);
         // Deleted but still tracked, or a submodule: nothing to copy.

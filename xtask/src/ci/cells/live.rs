@@ -1,8 +1,9 @@
 //! The cells that start Redis and Valkey: hll-datafusion (the one cell that
-//! builds DataFusion) and the live differential tests.
+//! builds DataFusion, for hll-datafusion and hll-ballista) and the live
+//! differential tests.
 
 use crate::ci::exec::test_cell;
-use crate::ci::{Cell, Outcome, DATAFUSION_CRATE};
+use crate::ci::{Cell, Outcome, DATAFUSION_CRATES};
 use crate::servers;
 use crate::util::{self, cargo};
 use std::path::Path;
@@ -12,8 +13,8 @@ use std::process::Command;
 pub fn cells() -> Vec<Cell> {
     vec![
         Cell::new(
-            DATAFUSION_CRATE,
-            "hll-datafusion alone, the one cell that builds DataFusion: clippy -D warnings, cargo doc with warnings denied, its tests and doctests, its live tests against Redis and Valkey",
+            DATAFUSION_CRATES[0],
+            "hll-datafusion and hll-ballista, the one cell that builds DataFusion: clippy -D warnings, cargo doc with warnings denied, their tests and doctests, their live tests against Redis and Valkey (hll-ballista's on a local Ballista cluster)",
             |ctx, log| datafusion_cell(&ctx.root, log),
         ),
         Cell::new(
@@ -28,19 +29,22 @@ pub fn cells() -> Vec<Cell> {
     ]
 }
 
-/// The `hll-datafusion` cell. DataFusion is built twice here and nowhere
-/// else: once as metadata for clippy (rustdoc then re-checks only the
+/// The `hll-datafusion` cell, for both [`DATAFUSION_CRATES`]. DataFusion
+/// (and Ballista) is built twice here and nowhere else: once as metadata for clippy (rustdoc then re-checks only the
 /// few crates whose features the dev-dependencies change: num-bigint up to
 /// datafusion) and once in the dev profile for the tests; the live tests
 /// run in the same `cargo test` as the others, against servers started
 /// for the cell.
 fn datafusion_cell(root: &Path, log: &Path) -> Outcome {
+    let packages: Vec<&str> = DATAFUSION_CRATES.iter().flat_map(|c| ["-p", c]).collect();
     if !util::ensure_component(None, "clippy", log) {
         return Outcome::Skipped("clippy unavailable".into());
     }
     let clippy = util::run_logged(
         Command::new(cargo())
-            .args(["clippy", "-p", DATAFUSION_CRATE, "--all-targets"])
+            .arg("clippy")
+            .args(&packages)
+            .arg("--all-targets")
             .args(["--", "-D", "warnings"]),
         log,
     );
@@ -50,7 +54,9 @@ fn datafusion_cell(root: &Path, log: &Path) -> Outcome {
     let doc = util::run_logged(
         Command::new(cargo())
             .env("RUSTDOCFLAGS", "-D warnings")
-            .args(["doc", "-p", DATAFUSION_CRATE, "--no-deps"]),
+            .arg("doc")
+            .args(&packages)
+            .arg("--no-deps"),
         log,
     );
     if !doc {
@@ -76,7 +82,7 @@ fn datafusion_cell(root: &Path, log: &Path) -> Outcome {
         log,
         &env,
         None,
-        &["test", "-p", DATAFUSION_CRATE, "--profile", "dev"],
+        &[["test"].as_slice(), &packages, &["--profile", "dev"]].concat(),
     );
     drop(running);
     match outcome {

@@ -2,7 +2,7 @@
 //! level ceiling below the host's, and built for an x86-64 feature level.
 
 use crate::ci::exec::{need_qemu, target_test_args, test_cell};
-use crate::ci::{Cell, Outcome, DATAFUSION_CRATE, NATIVE_FEATURES};
+use crate::ci::{Cell, Outcome, DATAFUSION_EXCLUDE, NATIVE_FEATURES};
 use crate::util::{self, cargo};
 use std::path::Path;
 use std::process::Command;
@@ -21,13 +21,11 @@ pub fn test_native() -> Cell {
                 &[],
                 None,
                 &[
-                    "test",
-                    "--workspace",
-                    "--exclude",
-                    DATAFUSION_CRATE,
-                    "--features",
-                    NATIVE_FEATURES,
-                ],
+                    ["test", "--workspace"].as_slice(),
+                    &DATAFUSION_EXCLUDE,
+                    &["--features", NATIVE_FEATURES],
+                ]
+                .concat(),
             )
         },
     )
@@ -54,14 +52,11 @@ pub fn caps() -> Vec<Cell> {
                         &[("CPU_DETECT_MAX_LEVEL", cap)],
                         None,
                         &[
-                            "test",
-                            "--workspace",
-                            "--exclude",
-                            DATAFUSION_CRATE,
-                            "--lib",
-                            "--tests",
-                            "--examples",
-                        ],
+                            ["test", "--workspace"].as_slice(),
+                            &DATAFUSION_EXCLUDE,
+                            &["--lib", "--tests", "--examples"],
+                        ]
+                        .concat(),
                     )
                 },
             )

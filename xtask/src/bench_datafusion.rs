@@ -1,15 +1,27 @@
-//! `cargo xtask bench --crate hll-datafusion [--quick] [--compare]`: runs
-//! hll-datafusion's own harness (`redis_hll` against DataFusion's
-//! `approx_distinct`, min of alternating runs, in one process) and writes
-//! its table to target/bench-report/hll-datafusion.md. Only on request: it
-//! builds DataFusion (10+ minutes from cold), so the default
-//! `cargo xtask bench --compare` never runs it.
+//! `cargo xtask bench --crate hll-datafusion [--quick]` and
+//! `cargo xtask bench --crate hll-ballista [--quick]`: runs the crate's own
+//! harness (`redis_hll` against DataFusion's `approx_distinct`, min of
+//! alternating runs, in one process; hll-ballista's on a local cluster of
+//! its binaries) and writes its table to target/bench-report/<crate>.md.
+//! Only on request: each builds DataFusion (10+ minutes from cold, 17 with
+//! Ballista), so the default `cargo xtask bench --compare` never runs them.
 
 use crate::util::{self, cargo, root};
 use std::process::Command;
 
-/// `Some(result)` when `args` ask for hll-datafusion (then nothing else
-/// runs), `None` otherwise.
+/// The crates with a harness of their own, each with its bench target and
+/// the report's title.
+const HARNESSES: [(&str, &str, &str); 2] = [
+    ("hll-datafusion", "compare", "redis_hll vs approx_distinct"),
+    (
+        "hll-ballista",
+        "cluster",
+        "redis_hll vs approx_distinct on a local Ballista cluster",
+    ),
+];
+
+/// `Some(result)` when `args` ask for one of [`HARNESSES`] (then nothing
+/// else runs), `None` otherwise.
 pub fn requested(args: &[String]) -> Option<Result<(), String>> {
     let mut crates = Vec::new();
     let mut it = args.iter();
@@ -22,49 +34,46 @@ pub fn requested(args: &[String]) -> Option<Result<(), String>> {
             crates.extend(v.split(',').map(|s| s.trim().to_string()));
         }
     }
-    if !crates.iter().any(|c| c == "hll-datafusion") {
-        return None;
-    }
+    let harness = HARNESSES.iter().find(|h| crates.iter().any(|c| c == h.0))?;
     if crates.len() > 1 {
-        return Some(Err(
-            "hll-datafusion has its own harness: run `cargo xtask bench --crate hll-datafusion` on its own".into(),
-        ));
+        return Some(Err(format!(
+            "{0} has its own harness: run `cargo xtask bench --crate {0}` on its own",
+            harness.0
+        )));
     }
-    Some(run(args.iter().any(|a| a == "--quick")))
+    Some(run(*harness, args.iter().any(|a| a == "--quick")))
 }
 
-fn run(quick: bool) -> Result<(), String> {
+fn run((name, bench, title): (&str, &str, &str), quick: bool) -> Result<(), String> {
     let root = root();
     let dir = root.join("target/bench-report");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let log = dir.join("criterion-hll-datafusion.log");
+    let log = dir.join(format!("criterion-{name}.log"));
     let _ = std::fs::remove_file(&log);
     let mut cmd = Command::new(cargo());
     cmd.current_dir(&root)
-        .args(["bench", "-p", "hll-datafusion", "--bench", "compare"]);
+        .args(["bench", "-p", name, "--bench", bench]);
     if quick {
         cmd.env("KVPRIMS_BENCH_QUICK", "1");
     }
-    eprintln!("== benchmarking hll-datafusion (output: {})", log.display());
+    eprintln!("== benchmarking {name} (output: {})", log.display());
     if !util::run_logged(&mut cmd, &log) {
         return Err(format!(
-            "cargo bench for hll-datafusion failed (log: {})",
+            "cargo bench for {name} failed (log: {})",
             log.display()
         ));
     }
     let text = std::fs::read_to_string(&log).map_err(|e| e.to_string())?;
-    let table: Vec<&str> = text
-        .lines()
-        .skip_while(|l| !l.starts_with("| rows"))
-        .collect();
+    // The harness prints its table last: from its first row to the end.
+    let table: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("| ")).collect();
     let report = format!(
-        "# hll-datafusion: redis_hll vs approx_distinct\n\ncommit {}\n\n{}\n",
+        "# {name}: {title}\n\ncommit {}\n\n{}\n",
         util::output(Command::new("git").args(["rev-parse", "--short", "HEAD"]))
             .unwrap_or_default()
             .trim(),
         table.join("\n")
     );
-    let out = dir.join("hll-datafusion.md");
+    let out = dir.join(format!("{name}.md"));
     std::fs::write(&out, &report).map_err(|e| e.to_string())?;
     print!("{report}");
     eprintln!("report: {}", out.display());

@@ -80,7 +80,7 @@ async fn cluster_equals_single_node() {
         .values()
         .any(|h| hll::Hll::from_bytes(h).unwrap().is_sparse()));
     assert_eq!(run_bytes(&ctx, QUERY).await, bytes);
-    against_servers(&want, &rows);
+    against_servers(&want, &bytes, &rows);
 
     // Partial HyperLogLogs by (g, first digit of x), written as Parquet
     // files, merged back by g: the same registers as the whole groups'.
@@ -101,12 +101,7 @@ async fn cluster_equals_single_node() {
             .unwrap();
     }
     let merged = run(&single, MERGE).await;
-    let regs = |m: &std::collections::BTreeMap<i64, (Vec<u8>, u64)>| {
-        m.iter()
-            .map(|(g, (r, _))| (*g, r.clone()))
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(regs(&merged), regs(&want));
+    assert_eq!(merged, want);
     assert_eq!(run(&ctx, MERGE).await, merged);
 
     // A value that is not a HyperLogLog: the job fails with hll's error
@@ -125,10 +120,12 @@ async fn cluster_equals_single_node() {
 }
 
 /// Each group's registers and count against the servers' `PFADD` and
-/// `PFCOUNT` of the same values, for each of `REDIS_URL` and `VALKEY_URL`
-/// that is set (`cargo xtask ci` starts both).
+/// `PFCOUNT` of the same values, and its string against `PFMERGE` of that
+/// key into a new one (the canonical string), for each of `REDIS_URL` and
+/// `VALKEY_URL` that is set (`cargo xtask ci` starts both).
 fn against_servers(
     want: &std::collections::BTreeMap<i64, (Vec<u8>, u64)>,
+    strings: &std::collections::BTreeMap<i64, Vec<u8>>,
     rows: &std::collections::BTreeMap<i64, Vec<String>>,
 ) {
     for var in ["REDIS_URL", "VALKEY_URL"] {
@@ -141,8 +138,9 @@ fn against_servers(
             .get_connection()
             .unwrap();
         let key = format!("hll-ballista-test-{}", std::process::id());
+        let merged = format!("{key}-merged");
         for (g, (regs, count)) in want {
-            let _: () = redis::cmd("DEL").arg(&key).query(&mut con).unwrap();
+            let _: () = redis::cmd("DEL").arg(&key).arg(&merged).query(&mut con).unwrap();
             let _: i64 = redis::cmd("PFADD")
                 .arg(&key)
                 .arg(&rows[g])
@@ -152,7 +150,14 @@ fn against_servers(
             let bytes: Vec<u8> = redis::cmd("GET").arg(&key).query(&mut con).unwrap();
             let server = hll::Hll::from_bytes(&bytes).unwrap().registers().to_vec();
             assert_eq!((&server, pfcount), (regs, *count), "{var}, group {g}");
+            let _: () = redis::cmd("PFMERGE")
+                .arg(&merged)
+                .arg(&key)
+                .query(&mut con)
+                .unwrap();
+            let canonical: Vec<u8> = redis::cmd("GET").arg(&merged).query(&mut con).unwrap();
+            assert_eq!(canonical, strings[g], "{var}, group {g}: PFMERGE into a new key");
         }
-        let _: () = redis::cmd("DEL").arg(&key).query(&mut con).unwrap();
+        let _: () = redis::cmd("DEL").arg(&key).arg(&merged).query(&mut con).unwrap();
     }
 }

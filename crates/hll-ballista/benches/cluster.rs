@@ -1,0 +1,194 @@
+//! `redis_hll` against DataFusion's `approx_distinct` on a local Ballista
+//! cluster of the crate's own binaries (a scheduler and two executors of one
+//! task slot, each its own process, shuffle reads forced over Arrow Flight),
+//! and the same queries on single-node DataFusion with two partitions.
+//!
+//! Input: 10M rows in four Parquet files, `g` (1000 groups) and `s` (strings
+//! of 11 bytes, about 2M distinct, so every group's HyperLogLog is dense).
+//! Query: `SELECT g, f(s) FROM t GROUP BY g`. The floor row, `count(s)`, is
+//! the same scan, grouping and shuffle with an 8-byte state: what any
+//! aggregate pays before its own work. Each query runs `rounds` times,
+//! alternating, and the best wall time of each is kept (the machine is
+//! shared and noisy). Before timing, the cluster's `redis_hll` strings are
+//! checked byte for byte against single-node DataFusion's, and their counts
+//! against `approx_distinct`'s.
+//!
+//! `cargo bench -p hll-ballista --bench cluster` (`KVPRIMS_BENCH_QUICK=1`: a
+//! tenth of the rows, 2 rounds). Prints a Markdown table.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use ballista::prelude::SessionConfigExt;
+use common::Cluster;
+use datafusion::arrow::array::{ArrayRef, AsArray, Int64Array, RecordBatch, StringArray};
+use datafusion::arrow::datatypes::{DataType, Field, Int64Type, Schema, UInt64Type};
+use datafusion::parquet::arrow::ArrowWriter;
+use datafusion::prelude::{ParquetReadOptions, SessionConfig, SessionContext};
+
+const FILES: usize = 4;
+const BATCH: usize = 8192;
+const PARTITIONS: usize = 2;
+
+/// xorshift64*, the generator of hll-datafusion's benchmark.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+/// `FILES` Parquet files of `rows` rows in all under `dir`.
+fn write_input(dir: &Path, rows: usize, groups: u64) {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("g", DataType::Int64, false),
+        Field::new("s", DataType::Utf8, false),
+    ]));
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for f in 0..FILES {
+        let file = std::fs::File::create(dir.join(format!("part-{f}.parquet"))).unwrap();
+        let mut writer = ArrowWriter::try_new(file, schema.clone(), None).unwrap();
+        let mut left = rows / FILES;
+        while left > 0 {
+            let n = BATCH.min(left);
+            let mut g = Vec::with_capacity(n);
+            let mut s = Vec::with_capacity(n);
+            for _ in 0..n {
+                let r = rng.next();
+                g.push((r % groups) as i64);
+                s.push(format!("user{:07}", (r >> 20) % 2_000_000));
+            }
+            let cols: Vec<ArrayRef> = vec![
+                Arc::new(Int64Array::from(g)),
+                Arc::new(StringArray::from(s)),
+            ];
+            writer
+                .write(&RecordBatch::try_new(schema.clone(), cols).unwrap())
+                .unwrap();
+            left -= n;
+        }
+        writer.close().unwrap();
+    }
+}
+
+fn query(aggregate: &str) -> String {
+    format!("SELECT g, {aggregate} FROM t GROUP BY g")
+}
+
+/// `g -> value` of a two-column result, through `value`.
+async fn by_group<T>(
+    ctx: &SessionContext,
+    sql: &str,
+    value: impl Fn(&dyn datafusion::arrow::array::Array, usize) -> T,
+) -> BTreeMap<i64, T> {
+    let mut out = BTreeMap::new();
+    for batch in ctx.sql(sql).await.unwrap().collect().await.unwrap() {
+        let g = batch.column(0).as_primitive::<Int64Type>();
+        for i in 0..batch.num_rows() {
+            out.insert(g.value(i), value(batch.column(1).as_ref(), i));
+        }
+    }
+    out
+}
+
+/// The cluster's strings equal single-node DataFusion's, and each group's
+/// count is within 5% of `approx_distinct`'s (both sketches err by about
+/// 0.8% at 16384 registers).
+async fn check(cluster: &SessionContext, single: &SessionContext, groups: u64) {
+    let bytes = |a: &dyn datafusion::arrow::array::Array, i| a.as_binary::<i32>().value(i).to_vec();
+    let ours = by_group(cluster, &query("redis_hll(s)"), bytes).await;
+    assert_eq!(ours.len(), groups as usize);
+    assert!(ours == by_group(single, &query("redis_hll(s)"), bytes).await);
+    let count = |a: &dyn datafusion::arrow::array::Array, i| {
+        a.as_primitive::<UInt64Type>().value(i) as f64
+    };
+    let counts = by_group(cluster, &query("redis_hll_count(redis_hll(s))"), count).await;
+    let theirs = by_group(cluster, &query("approx_distinct(s)"), count).await;
+    for ((g, ours), theirs) in counts.iter().zip(theirs.values()) {
+        assert!((ours / theirs - 1.0).abs() < 0.05, "group {g}: {ours} vs {theirs}");
+    }
+}
+
+async fn best(ctx: &SessionContext, sql: &str, best: &mut f64) {
+    let t = Instant::now();
+    let batches = ctx.sql(sql).await.unwrap().collect().await.unwrap();
+    *best = best.min(t.elapsed().as_secs_f64());
+    assert!(!batches.is_empty());
+}
+
+fn tmp(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name)
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let quick = std::env::var_os("KVPRIMS_BENCH_QUICK").is_some();
+    let (rows, groups, rounds) = if quick {
+        (1_000_000, 1000, 2)
+    } else {
+        (10_000_000, 1000, 5)
+    };
+    let input = tmp("bench-input");
+    write_input(&input, rows, groups);
+    let path = input.to_str().unwrap();
+
+    let cluster = Cluster::start(2, &tmp("bench-cluster"));
+    let config = SessionConfig::new_with_ballista()
+        .with_target_partitions(PARTITIONS)
+        .with_ballista_shuffle_reader_force_remote_read(true);
+    let remote = hll_ballista::remote(&cluster.url(), config).await.unwrap();
+    let single =
+        SessionContext::new_with_config(SessionConfig::new().with_target_partitions(PARTITIONS));
+    hll_datafusion::register(&single);
+    for ctx in [&remote, &single] {
+        ctx.register_parquet("t", path, ParquetReadOptions::default())
+            .await
+            .unwrap();
+    }
+    check(&remote, &single, groups).await;
+
+    let aggregates = [
+        "redis_hll(s)",
+        "redis_hll_count(redis_hll(s))",
+        "approx_distinct(s)",
+        "count(s)",
+    ];
+    let mut times = [[f64::MAX; 2]; 4];
+    for _ in 0..rounds {
+        for (aggregate, t) in aggregates.iter().zip(&mut times) {
+            let sql = query(aggregate);
+            best(&remote, &sql, &mut t[0]).await;
+            best(&single, &sql, &mut t[1]).await;
+        }
+    }
+    println!(
+        "| aggregate, {}M rows, {groups} groups | Ballista: scheduler + 2 executors | DataFusion, one process |",
+        rows as f64 / 1e6
+    );
+    println!("|---|---:|---:|");
+    let ms = |s: f64| format!("{:.0} ms", s * 1e3);
+    for (aggregate, t) in aggregates.iter().zip(&times) {
+        let floor = if *aggregate == "count(s)" { "floor: " } else { "" };
+        println!("| {floor}`{aggregate}` | {} | {} |", ms(t[0]), ms(t[1]));
+    }
+    println!(
+        "| `approx_distinct` / `redis_hll` | {:.2} | {:.2} |",
+        times[2][0] / times[0][0],
+        times[2][1] / times[0][1]
+    );
+    println!(
+        "\nBest of {rounds} alternating runs each (wall time); {PARTITIONS} partitions; \
+         {FILES} Parquet files; shuffle reads over Arrow Flight."
+    );
+}

@@ -1,17 +1,21 @@
 //! `redis_hll` against DataFusion's `approx_distinct` on a local Ballista
 //! cluster of the crate's own binaries (a scheduler and two executors of one
 //! task slot, each its own process, shuffle reads forced over Arrow Flight),
-//! and the same queries on single-node DataFusion with two partitions.
+//! with Ballista's default shuffle codec (LZ4) and with none, and the same
+//! queries on single-node DataFusion with two partitions.
 //!
 //! Input: 10M rows in four Parquet files, `g` (1000 groups) and `s` (strings
 //! of 11 bytes, about 2M distinct, so every group's HyperLogLog is dense).
-//! Query: `SELECT g, f(s) FROM t GROUP BY g`. The floor row, `count(s)`, is
-//! the same scan, grouping and shuffle with an 8-byte state: what any
-//! aggregate pays before its own work. Each query runs `rounds` times,
-//! alternating, and the best wall time of each is kept (the machine is
-//! shared and noisy). Before timing, the cluster's `redis_hll` strings are
-//! checked byte for byte against single-node DataFusion's, and their counts
-//! against `approx_distinct`'s.
+//! Query: `SELECT g, f(s) FROM t GROUP BY g`. `redis_hll` returns 1000
+//! strings of 12,304 bytes where `approx_distinct` returns 1000 integers;
+//! `redis_hll_count(redis_hll(s))` is the same aggregate with a result of
+//! `approx_distinct`'s size. The floor row, `count(s)`, is the same scan,
+//! grouping and shuffle with an 8-byte state: what any aggregate pays
+//! before its own work. Each query runs `rounds` times, alternating, and
+//! the best wall time of each is kept (the machine is shared and noisy).
+//! Before timing, the cluster's `redis_hll` strings are checked byte for
+//! byte against single-node DataFusion's, and their counts against
+//! `approx_distinct`'s.
 //!
 //! `cargo bench -p hll-ballista --bench cluster` (`KVPRIMS_BENCH_QUICK=1`: a
 //! tenth of the rows, 2 rounds). Prints a Markdown table.
@@ -110,21 +114,29 @@ async fn check(cluster: &SessionContext, single: &SessionContext, groups: u64) {
     let ours = by_group(cluster, &query("redis_hll(s)"), bytes).await;
     assert_eq!(ours.len(), groups as usize);
     assert!(ours == by_group(single, &query("redis_hll(s)"), bytes).await);
-    let count = |a: &dyn datafusion::arrow::array::Array, i| {
-        a.as_primitive::<UInt64Type>().value(i) as f64
-    };
+    let count =
+        |a: &dyn datafusion::arrow::array::Array, i| a.as_primitive::<UInt64Type>().value(i) as f64;
     let counts = by_group(cluster, &query("redis_hll_count(redis_hll(s))"), count).await;
     let theirs = by_group(cluster, &query("approx_distinct(s)"), count).await;
     for ((g, ours), theirs) in counts.iter().zip(theirs.values()) {
-        assert!((ours / theirs - 1.0).abs() < 0.05, "group {g}: {ours} vs {theirs}");
+        assert!(
+            (ours / theirs - 1.0).abs() < 0.05,
+            "group {g}: {ours} vs {theirs}"
+        );
     }
 }
 
-async fn best(ctx: &SessionContext, sql: &str, best: &mut f64) {
+/// Runs `sql`, keeps the best time in `best`; the size of its result.
+async fn best(ctx: &SessionContext, sql: &str, best: &mut f64) -> usize {
     let t = Instant::now();
     let batches = ctx.sql(sql).await.unwrap().collect().await.unwrap();
     *best = best.min(t.elapsed().as_secs_f64());
     assert!(!batches.is_empty());
+    batches
+        .iter()
+        .flat_map(|b| b.columns())
+        .map(|c| c.to_data().get_slice_memory_size().unwrap())
+        .sum()
 }
 
 fn tmp(name: &str) -> PathBuf {
@@ -144,19 +156,29 @@ async fn main() {
     let path = input.to_str().unwrap();
 
     let cluster = Cluster::start(2, &tmp("bench-cluster"));
-    let config = SessionConfig::new_with_ballista()
-        .with_target_partitions(PARTITIONS)
-        .with_ballista_shuffle_reader_force_remote_read(true);
-    let remote = hll_ballista::remote(&cluster.url(), config).await.unwrap();
+    // Ballista's default shuffle codec (LZ4), then none: dense HyperLogLog
+    // strings are bit-packed registers, which LZ4 shrinks little and slowly.
+    let mut contexts = Vec::new();
+    for codec in ["lz4", "none"] {
+        let config = SessionConfig::new_with_ballista()
+            .with_target_partitions(PARTITIONS)
+            .with_ballista_shuffle_reader_force_remote_read(true)
+            .set_str("ballista.shuffle.compression.codec", codec);
+        contexts.push(hll_ballista::remote(&cluster.url(), config).await.unwrap());
+    }
     let single =
         SessionContext::new_with_config(SessionConfig::new().with_target_partitions(PARTITIONS));
     hll_datafusion::register(&single);
-    for ctx in [&remote, &single] {
+    contexts.push(single);
+    for ctx in &contexts {
         ctx.register_parquet("t", path, ParquetReadOptions::default())
             .await
             .unwrap();
     }
-    check(&remote, &single, groups).await;
+    let single = &contexts[2];
+    for remote in &contexts[..2] {
+        check(remote, single, groups).await;
+    }
 
     let aggregates = [
         "redis_hll(s)",
@@ -164,31 +186,57 @@ async fn main() {
         "approx_distinct(s)",
         "count(s)",
     ];
-    let mut times = [[f64::MAX; 2]; 4];
+    let mut times = [[f64::MAX; 3]; 4];
+    let mut result_bytes = [0; 4];
+    // KVPRIMS_BENCH_ONLY=AGGREGATE times that one only (for a profiler).
+    let only = std::env::var("KVPRIMS_BENCH_ONLY").ok();
     for _ in 0..rounds {
-        for (aggregate, t) in aggregates.iter().zip(&mut times) {
+        for ((aggregate, t), bytes) in aggregates.iter().zip(&mut times).zip(&mut result_bytes) {
+            if only.as_ref().is_some_and(|o| o != aggregate) {
+                continue;
+            }
             let sql = query(aggregate);
-            best(&remote, &sql, &mut t[0]).await;
-            best(&single, &sql, &mut t[1]).await;
+            for (ctx, t) in contexts.iter().zip(t) {
+                *bytes = best(ctx, &sql, t).await;
+            }
         }
     }
     println!(
-        "| aggregate, {}M rows, {groups} groups | Ballista: scheduler + 2 executors | DataFusion, one process |",
+        "| aggregate, {}M rows, {groups} groups | result | Ballista, LZ4 shuffle (default) | Ballista, no shuffle compression | DataFusion, one process |",
         rows as f64 / 1e6
     );
-    println!("|---|---:|---:|");
+    println!("|---|---:|---:|---:|---:|");
     let ms = |s: f64| format!("{:.0} ms", s * 1e3);
-    for (aggregate, t) in aggregates.iter().zip(&times) {
-        let floor = if *aggregate == "count(s)" { "floor: " } else { "" };
-        println!("| {floor}`{aggregate}` | {} | {} |", ms(t[0]), ms(t[1]));
+    for ((aggregate, t), bytes) in aggregates.iter().zip(&times).zip(result_bytes) {
+        let floor = if *aggregate == "count(s)" {
+            "floor: "
+        } else {
+            ""
+        };
+        println!(
+            "| {floor}`{aggregate}` | {} KB | {} | {} | {} |",
+            bytes.div_ceil(1000),
+            ms(t[0]),
+            ms(t[1]),
+            ms(t[2])
+        );
     }
+    let ratio = |i: usize| format!("{:.2}", times[2][i] / times[0][i]);
     println!(
-        "| `approx_distinct` / `redis_hll` | {:.2} | {:.2} |",
-        times[2][0] / times[0][0],
-        times[2][1] / times[0][1]
+        "| `approx_distinct` / `redis_hll` | | {} | {} | {} |",
+        ratio(0),
+        ratio(1),
+        ratio(2)
+    );
+    let ratio = |i: usize| format!("{:.2}", times[2][i] / times[1][i]);
+    println!(
+        "| `approx_distinct` / `redis_hll_count(redis_hll)` | | {} | {} | {} |",
+        ratio(0),
+        ratio(1),
+        ratio(2)
     );
     println!(
         "\nBest of {rounds} alternating runs each (wall time); {PARTITIONS} partitions; \
-         {FILES} Parquet files; shuffle reads over Arrow Flight."
+         {FILES} Parquet files; shuffle reads over Arrow Flight; result: the bytes the client receives."
     );
 }

@@ -140,7 +140,11 @@ fn against_servers(
         let key = format!("hll-ballista-test-{}", std::process::id());
         let merged = format!("{key}-merged");
         for (g, (regs, count)) in want {
-            let _: () = redis::cmd("DEL").arg(&key).arg(&merged).query(&mut con).unwrap();
+            let _: () = redis::cmd("DEL")
+                .arg(&key)
+                .arg(&merged)
+                .query(&mut con)
+                .unwrap();
             let _: i64 = redis::cmd("PFADD")
                 .arg(&key)
                 .arg(&rows[g])
@@ -156,8 +160,15 @@ fn against_servers(
                 .query(&mut con)
                 .unwrap();
             let canonical: Vec<u8> = redis::cmd("GET").arg(&merged).query(&mut con).unwrap();
-            assert_eq!(canonical, strings[g], "{var}, group {g}: PFMERGE into a new key");
+            assert_eq!(
+                canonical, strings[g],
+                "{var}, group {g}: PFMERGE into a new key"
+            );
         }
-        let _: () = redis::cmd("DEL").arg(&key).arg(&merged).query(&mut con).unwrap();
+        let _: () = redis::cmd("DEL")
+            .arg(&key)
+            .arg(&merged)
+            .query(&mut con)
+            .unwrap();
     }
 }

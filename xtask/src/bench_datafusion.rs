@@ -2,7 +2,7 @@
 //! `cargo xtask bench --crate hll-ballista [--quick]`: runs the crate's own
 //! harness (`redis_hll` against DataFusion's `approx_distinct`, min of
 //! alternating runs, in one process; hll-ballista's on a local cluster of
-//! its binaries) and writes its table to target/bench-report/<crate>.md.
+//! its binaries) and writes its table to `target/bench-report/<crate>.md`.
 //! Only on request: each builds DataFusion (10+ minutes from cold, 17 with
 //! Ballista), so the default `cargo xtask bench --compare` never runs them.
 

@@ -10,7 +10,7 @@ mod common;
 use std::path::PathBuf;
 
 use ballista::prelude::SessionConfigExt;
-use common::{run, run_bytes, write_csv_rows, Cluster, MERGE, QUERY};
+use common::{run, run_bytes, single_node, write_csv_rows, Cluster, MERGE, QUERY};
 use datafusion::dataframe::DataFrameWriteOptions;
 use datafusion::prelude::{CsvReadOptions, ParquetReadOptions, SessionConfig, SessionContext};
 
@@ -38,12 +38,7 @@ async fn cluster_equals_single_node() {
     let path = dir.to_str().unwrap();
     let cluster = Cluster::start(2, &tmp("cluster-work"));
 
-    let single = SessionContext::new();
-    hll_datafusion::register(&single);
-    single
-        .register_csv("t", path, CsvReadOptions::new())
-        .await
-        .unwrap();
+    let single = single_node(path).await;
 
     let config = SessionConfig::new_with_ballista()
         .with_target_partitions(4)

@@ -5,20 +5,15 @@
 
 mod common;
 
-use common::{run, write_csv, QUERY};
-use datafusion::prelude::{CsvReadOptions, SessionConfig, SessionContext};
+use common::{run, single_node, write_csv, QUERY};
+use datafusion::prelude::{CsvReadOptions, SessionConfig};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn standalone_equals_single_node() {
     let dir = write_csv("standalone", 50, 2000);
     let path = dir.to_str().unwrap();
 
-    let single = SessionContext::new();
-    hll_datafusion::register(&single);
-    single
-        .register_csv("t", path, CsvReadOptions::new())
-        .await
-        .unwrap();
+    let single = single_node(path).await;
 
     let ballista = hll_ballista::standalone(SessionConfig::new().with_target_partitions(4))
         .await

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use datafusion::arrow::array::{Array, AsArray};
 use datafusion::arrow::datatypes::{Int64Type, UInt64Type};
-use datafusion::prelude::SessionContext;
+use datafusion::prelude::{CsvReadOptions, SessionContext};
 
 /// Each group's HyperLogLog of `x` and its count.
 pub const QUERY: &str = "SELECT g, redis_hll(x) AS h, redis_hll_count(redis_hll(x)) AS c \
@@ -55,6 +55,18 @@ pub fn write_csv_rows(
         std::fs::write(dir.join(format!("part-{f}.csv")), text).unwrap();
     }
     (dir, rows)
+}
+
+/// Single-node DataFusion with the functions and the CSV files under `path`
+/// as table `t`: what the cluster's results are compared with.
+pub async fn single_node(path: &str) -> SessionContext {
+    let single = SessionContext::new();
+    hll_datafusion::register(&single);
+    single
+        .register_csv("t", path, CsvReadOptions::new())
+        .await
+        .unwrap();
+    single
 }
 
 /// `g -> h` of `query`'s result (columns `g`, `h`, ..), the strings' bytes.

@@ -20,9 +20,12 @@ impl std::fmt::Display for ArgsError {
 
 impl std::error::Error for ArgsError {}
 
-/// Splits `--name value` and `--name=value` pairs; `--help` and `-h` come
-/// back as `("help", "")`.
-fn pairs(args: impl IntoIterator<Item = String>) -> Result<Vec<(String, String)>, ArgsError> {
+/// Splits `--name value` and `--name=value` pairs of the flags in `known`;
+/// `--help` and `-h` come back as `("help", "")`.
+fn pairs(
+    args: impl IntoIterator<Item = String>,
+    known: &[&str],
+) -> Result<Vec<(String, String)>, ArgsError> {
     let mut out = Vec::new();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -33,6 +36,10 @@ fn pairs(args: impl IntoIterator<Item = String>) -> Result<Vec<(String, String)>
         let Some(flag) = arg.strip_prefix("--") else {
             return Err(ArgsError(format!("unexpected argument '{arg}'")));
         };
+        let name = flag.split_once('=').map_or(flag, |(name, _)| name);
+        if !known.contains(&name) {
+            return Err(ArgsError(format!("unknown flag --{name}")));
+        }
         match flag.split_once('=') {
             Some((name, value)) => out.push((name.to_owned(), value.to_owned())),
             None => {
@@ -87,7 +94,8 @@ hll-ballista-scheduler: a Ballista scheduler that knows redis_hll, redis_hll_mer
             external_host: "localhost".to_owned(),
             help: false,
         };
-        for (name, value) in pairs(args)? {
+        let known = ["bind-host", "bind-port", "external-host"];
+        for (name, value) in pairs(args, &known)? {
             match name.as_str() {
                 "help" => out.help = true,
                 "bind-host" => out.bind_host = value,
@@ -169,7 +177,17 @@ hll-ballista-executor: a Ballista executor that knows redis_hll, redis_hll_merge
             work_dir: None,
             help: false,
         };
-        for (name, value) in pairs(args)? {
+        let known = [
+            "bind-host",
+            "bind-port",
+            "bind-grpc-port",
+            "external-host",
+            "scheduler-host",
+            "scheduler-port",
+            "concurrent-tasks",
+            "work-dir",
+        ];
+        for (name, value) in pairs(args, &known)? {
             match name.as_str() {
                 "help" => out.help = true,
                 "bind-host" => out.bind_host = value,
@@ -274,7 +292,17 @@ mod tests {
         assert!(a.config().override_session_builder.is_some());
         assert!(SchedulerArgs::parse(args("--bind-port")).is_err());
         assert!(SchedulerArgs::parse(args("--bind-port x")).is_err());
-        assert!(SchedulerArgs::parse(args("--nope 1")).is_err());
+        let err = |s| SchedulerArgs::parse(args(s)).unwrap_err().0;
+        assert_eq!(err("--nope 1"), "unknown flag --nope");
+        assert_eq!(err("--nope"), "unknown flag --nope");
+        assert_eq!(err("--nope=1"), "unknown flag --nope");
+        assert_eq!(err("--bind-port"), "--bind-port needs a value");
+        assert_eq!(
+            ExecutorArgs::parse(args("--concurrent-tasks=x"))
+                .unwrap_err()
+                .0,
+            "--concurrent-tasks: 'x' is not a valid number"
+        );
         assert!(SchedulerArgs::parse(args("stray")).is_err());
     }
 }

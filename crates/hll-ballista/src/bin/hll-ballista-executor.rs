@@ -10,7 +10,7 @@ use hll_ballista::args::ExecutorArgs;
 fn main() -> ExitCode {
     let args = match ExecutorArgs::parse(std::env::args().skip(1)) {
         Ok(args) if args.help => {
-            print!("{}", ExecutorArgs::USAGE);
+            println!("{}", ExecutorArgs::USAGE);
             return ExitCode::SUCCESS;
         }
         Ok(args) => args,

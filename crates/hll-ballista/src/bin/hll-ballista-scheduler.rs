@@ -11,7 +11,7 @@ use hll_ballista::args::SchedulerArgs;
 fn main() -> ExitCode {
     let args = match SchedulerArgs::parse(std::env::args().skip(1)) {
         Ok(args) if args.help => {
-            print!("{}", SchedulerArgs::USAGE);
+            println!("{}", SchedulerArgs::USAGE);
             return ExitCode::SUCCESS;
         }
         Ok(args) => args,

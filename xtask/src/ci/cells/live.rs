@@ -85,6 +85,31 @@ fn datafusion_cell(root: &Path, log: &Path) -> Outcome {
         &[["test"].as_slice(), &packages, &["--profile", "dev"]].concat(),
     );
     drop(running);
+    // hll-ballista's example, on the build the tests just made.
+    let outcome = match outcome {
+        Outcome::Passed(summary) => {
+            let ran = util::run_logged(
+                Command::new(cargo()).args([
+                    "run",
+                    "--profile",
+                    "dev",
+                    "-p",
+                    "hll-ballista",
+                    "--example",
+                    "standalone",
+                ]),
+                log,
+            );
+            if !ran {
+                return Outcome::Failed(format!(
+                    "hll-ballista's example failed: see {}",
+                    log.display()
+                ));
+            }
+            Outcome::Passed(format!("{summary}, hll-ballista's example ran"))
+        }
+        other => other,
+    };
     match outcome {
         Outcome::Passed(summary) if problems.is_empty() => Outcome::Passed(format!(
             "clippy and docs clean; {summary} (live: redis and valkey)"

@@ -23,15 +23,14 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
 use ballista::prelude::SessionConfigExt;
-use common::Cluster;
+use common::{by_group, run_bytes, tmp, Cluster};
 use datafusion::arrow::array::{ArrayRef, AsArray, Int64Array, RecordBatch, StringArray};
-use datafusion::arrow::datatypes::{DataType, Field, Int64Type, Schema, UInt64Type};
+use datafusion::arrow::datatypes::{DataType, Field, Schema, UInt64Type};
 use datafusion::parquet::arrow::ArrowWriter;
 use datafusion::prelude::{ParquetReadOptions, SessionConfig, SessionContext};
 
@@ -90,32 +89,15 @@ fn query(aggregate: &str) -> String {
     format!("SELECT g, {aggregate} FROM t GROUP BY g")
 }
 
-/// `g -> value` of a two-column result, through `value`.
-async fn by_group<T>(
-    ctx: &SessionContext,
-    sql: &str,
-    value: impl Fn(&dyn datafusion::arrow::array::Array, usize) -> T,
-) -> BTreeMap<i64, T> {
-    let mut out = BTreeMap::new();
-    for batch in ctx.sql(sql).await.unwrap().collect().await.unwrap() {
-        let g = batch.column(0).as_primitive::<Int64Type>();
-        for i in 0..batch.num_rows() {
-            out.insert(g.value(i), value(batch.column(1).as_ref(), i));
-        }
-    }
-    out
-}
-
 /// The cluster's strings equal single-node DataFusion's, and each group's
 /// count is within 5% of `approx_distinct`'s (both sketches err by about
 /// 0.8% at 16384 registers).
 async fn check(cluster: &SessionContext, single: &SessionContext, groups: u64) {
-    let bytes = |a: &dyn datafusion::arrow::array::Array, i| a.as_binary::<i32>().value(i).to_vec();
-    let ours = by_group(cluster, &query("redis_hll(s)"), bytes).await;
+    let ours = run_bytes(cluster, &query("redis_hll(s)")).await;
     assert_eq!(ours.len(), groups as usize);
-    assert!(ours == by_group(single, &query("redis_hll(s)"), bytes).await);
+    assert!(ours == run_bytes(single, &query("redis_hll(s)")).await);
     let count =
-        |a: &dyn datafusion::arrow::array::Array, i| a.as_primitive::<UInt64Type>().value(i) as f64;
+        |batch: &RecordBatch, i| batch.column(1).as_primitive::<UInt64Type>().value(i) as f64;
     let counts = by_group(cluster, &query("redis_hll_count(redis_hll(s))"), count).await;
     let theirs = by_group(cluster, &query("approx_distinct(s)"), count).await;
     for ((g, ours), theirs) in counts.iter().zip(theirs.values()) {
@@ -142,10 +124,6 @@ fn size(batches: &[RecordBatch]) -> usize {
         .flat_map(|b| b.columns())
         .map(|c| c.to_data().get_slice_memory_size().unwrap())
         .sum()
-}
-
-fn tmp(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name)
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
@@ -226,20 +204,15 @@ async fn main() {
             ms(t[2])
         );
     }
-    let ratio = |i: usize| format!("{:.2}", times[2][i] / times[0][i]);
-    println!(
-        "| `approx_distinct` / `redis_hll` | | {} | {} | {} |",
-        ratio(0),
-        ratio(1),
-        ratio(2)
-    );
-    let ratio = |i: usize| format!("{:.2}", times[2][i] / times[1][i]);
-    println!(
-        "| `approx_distinct` / `redis_hll_count(redis_hll)` | | {} | {} | {} |",
-        ratio(0),
-        ratio(1),
-        ratio(2)
-    );
+    for (label, of) in [("redis_hll", 0), ("redis_hll_count(redis_hll)", 1)] {
+        let ratio = |i: usize| format!("{:.2}", times[2][i] / times[of][i]);
+        println!(
+            "| `approx_distinct` / `{label}` | | {} | {} | {} |",
+            ratio(0),
+            ratio(1),
+            ratio(2)
+        );
+    }
     let (lz4, packed, raw) = lz4_ipc(single, &query("redis_hll(s)"), rounds).await;
     println!(
         "\nBest of {rounds} alternating runs each (wall time); {PARTITIONS} partitions; \

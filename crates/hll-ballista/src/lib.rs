@@ -36,15 +36,25 @@ use ballista_scheduler::scheduler_server::SessionBuilder;
 use datafusion::error::Result;
 use datafusion::execution::registry::FunctionRegistry;
 use datafusion::execution::SessionStateBuilder;
+use datafusion::logical_expr::AggregateUDF;
 use datafusion::prelude::{SessionConfig, SessionContext};
 
 pub use datafusion::execution::SessionState;
 
+/// The two aggregates; the scalar is [`hll_datafusion::redis_hll_count`].
+fn aggregates() -> [AggregateUDF; 2] {
+    [
+        hll_datafusion::redis_hll(),
+        hll_datafusion::redis_hll_merge(),
+    ]
+}
+
 /// Adds the three functions to a DataFusion function registry that
 /// implements registration (a [`SessionState`]).
 fn register_functions(registry: &mut dyn FunctionRegistry) -> Result<()> {
-    registry.register_udaf(Arc::new(hll_datafusion::redis_hll()))?;
-    registry.register_udaf(Arc::new(hll_datafusion::redis_hll_merge()))?;
+    for udaf in aggregates() {
+        registry.register_udaf(Arc::new(udaf))?;
+    }
     registry.register_udf(Arc::new(hll_datafusion::redis_hll_count()))?;
     Ok(())
 }
@@ -120,10 +130,7 @@ pub fn function_registry() -> BallistaFunctionRegistry {
     // Ballista's registry does not implement `FunctionRegistry::register_*`
     // (they return "not implemented"); its maps are public.
     let mut registry = BallistaFunctionRegistry::default();
-    for udaf in [
-        hll_datafusion::redis_hll(),
-        hll_datafusion::redis_hll_merge(),
-    ] {
+    for udaf in aggregates() {
         registry
             .aggregate_functions
             .insert(udaf.name().to_owned(), Arc::new(udaf));

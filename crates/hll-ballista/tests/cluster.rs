@@ -7,16 +7,10 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use ballista::prelude::SessionConfigExt;
-use common::{run, run_bytes, single_node, write_csv_rows, Cluster, MERGE, QUERY};
+use common::{run, run_bytes, single_node, tmp, write_csv_rows, Cluster, MERGE, QUERY};
 use datafusion::dataframe::DataFrameWriteOptions;
 use datafusion::prelude::{CsvReadOptions, ParquetReadOptions, SessionConfig, SessionContext};
-
-fn tmp(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name)
-}
 
 /// The `EXPLAIN` text of `sql`, all rows and columns.
 async fn explain(ctx: &SessionContext, sql: &str) -> String {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use datafusion::arrow::array::{Array, AsArray};
+use datafusion::arrow::array::{Array, AsArray, RecordBatch};
 use datafusion::arrow::datatypes::{Int64Type, UInt64Type};
 use datafusion::prelude::{CsvReadOptions, SessionContext};
 
@@ -19,6 +19,11 @@ pub const QUERY: &str = "SELECT g, redis_hll(x) AS h, redis_hll_count(redis_hll(
 /// Each group's merge of the HyperLogLogs in `p` (`g`, `h`) and its count.
 pub const MERGE: &str = "SELECT g, redis_hll_merge(h) AS h, \
                      redis_hll_count(redis_hll_merge(h)) AS c FROM p GROUP BY g";
+
+/// `name` under Cargo's scratch directory for tests and benches.
+pub fn tmp(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name)
+}
 
 /// Four CSV files of `g` (group, 0..groups) and `x` (a string value).
 pub fn write_csv(name: &str, groups: u64, rows_per_file: u64) -> PathBuf {
@@ -32,7 +37,7 @@ pub fn write_csv_rows(
     rows_per_file: u64,
 ) -> (PathBuf, BTreeMap<i64, Vec<String>>) {
     let mut rows: BTreeMap<i64, Vec<String>> = BTreeMap::new();
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let dir = tmp(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
@@ -69,36 +74,43 @@ pub async fn single_node(path: &str) -> SessionContext {
     single
 }
 
-/// `g -> h` of `query`'s result (columns `g`, `h`, ..), the strings' bytes.
-pub async fn run_bytes(ctx: &SessionContext, query: &str) -> BTreeMap<i64, Vec<u8>> {
+/// `g -> value(batch, row)` of `query`'s result, whose first column is
+/// `g`; each group once.
+pub async fn by_group<T>(
+    ctx: &SessionContext,
+    query: &str,
+    value: impl Fn(&RecordBatch, usize) -> T,
+) -> BTreeMap<i64, T> {
     let mut out = BTreeMap::new();
     for batch in ctx.sql(query).await.unwrap().collect().await.unwrap() {
         let g = batch.column(0).as_primitive::<Int64Type>();
-        let h = batch.column(1).as_binary::<i32>();
         for i in 0..batch.num_rows() {
-            assert!(out.insert(g.value(i), h.value(i).to_vec()).is_none());
+            assert!(out.insert(g.value(i), value(&batch, i)).is_none());
         }
     }
     out
 }
 
+/// `g -> h` of `query`'s result (columns `g`, `h`, ..), the strings' bytes.
+pub async fn run_bytes(ctx: &SessionContext, query: &str) -> BTreeMap<i64, Vec<u8>> {
+    by_group(ctx, query, |batch, i| {
+        batch.column(1).as_binary::<i32>().value(i).to_vec()
+    })
+    .await
+}
+
 /// `g -> (registers, count)` of `query`'s result (columns `g`, `h`, `c`).
 pub async fn run(ctx: &SessionContext, query: &str) -> BTreeMap<i64, (Vec<u8>, u64)> {
-    let mut out = BTreeMap::new();
-    for batch in ctx.sql(query).await.unwrap().collect().await.unwrap() {
-        let g = batch.column(0).as_primitive::<Int64Type>();
+    by_group(ctx, query, |batch, i| {
         let h = batch.column(1).as_binary::<i32>();
-        let c = batch.column(2).as_primitive::<UInt64Type>();
-        for i in 0..batch.num_rows() {
-            assert!(!h.is_null(i));
-            let regs = hll::Hll::from_bytes(h.value(i))
-                .unwrap()
-                .registers()
-                .to_vec();
-            assert!(out.insert(g.value(i), (regs, c.value(i))).is_none());
-        }
-    }
-    out
+        assert!(!h.is_null(i));
+        let regs = hll::Hll::from_bytes(h.value(i))
+            .unwrap()
+            .registers()
+            .to_vec();
+        (regs, batch.column(2).as_primitive::<UInt64Type>().value(i))
+    })
+    .await
 }
 
 /// A port nothing listens on now (the OS's pick for port 0).
